@@ -1,0 +1,16 @@
+/**
+ * The store port for users.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { SiteId } from "./Ids.js"
+import type { User, UserWithCredentials } from "./User.js"
+
+export class UserRepository extends Context.Tag("@wms/core/UserRepository")<UserRepository, {
+  /** Users of a site, or of every site when none is given. */
+  readonly list: (siteId: SiteId | undefined) => Effect.Effect<ReadonlyArray<User>>
+  readonly count: Effect.Effect<number>
+  /** Looks a user up by its normalized e-mail address. */
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithCredentials>>
+  /** Inserts the user; false when its e-mail address is taken. */
+  readonly insert: (user: UserWithCredentials) => Effect.Effect<boolean>
+}>() {}

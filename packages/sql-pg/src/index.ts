@@ -1,0 +1,4 @@
+/**
+ * PostgreSQL store of the warehouse engine.
+ */
+export * as PgStore from "./PgStore.js"

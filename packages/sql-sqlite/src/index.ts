@@ -1,0 +1,4 @@
+/**
+ * SQLite store of the warehouse engine.
+ */
+export * as SqliteStore from "./SqliteStore.js"

@@ -1,0 +1,92 @@
+/**
+ * Sites and clients on @effect/sql.
+ */
+import { SqlClient } from "@effect/sql"
+import { Client, ClientId, Site, SiteId, SiteRepository } from "@wms/core"
+import type { ScopeTarget } from "@wms/core"
+import { Effect, Layer, Option } from "effect"
+
+interface SiteRow {
+  readonly site_id: string
+  readonly name: string
+  readonly fulfillment: number
+}
+
+interface ClientRow {
+  readonly client_id: string
+  readonly site_id: string
+  readonly name: string
+}
+
+const toSite = (row: SiteRow) =>
+  new Site({ site_id: SiteId.make(row.site_id), name: row.name, fulfillment: row.fulfillment === 1 })
+
+const toClient = (row: ClientRow) =>
+  new Client({ client_id: ClientId.make(row.client_id), site_id: SiteId.make(row.site_id), name: row.name })
+
+export const layer = Layer.effect(
+  SiteRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const claimKey = (id: string, kind: "site" | "client") =>
+      sql<{ id: string }>`INSERT INTO scope_keys (id, kind) VALUES (${id}, ${kind})
+        ON CONFLICT (id) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
+
+    const findSite = (siteId: string) =>
+      sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites WHERE site_id = ${siteId}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSite))
+      )
+
+    return SiteRepository.of({
+      listSites: sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`.pipe(
+        Effect.map((rows) => rows.map(toSite)),
+        Effect.orDie,
+        Effect.withSpan("SiteRepository.listSites")
+      ),
+      findSite: (siteId) => findSite(siteId).pipe(Effect.orDie, Effect.withSpan("SiteRepository.findSite")),
+      insertSite: (site) =>
+        Effect.gen(function*() {
+          if (!(yield* claimKey(site.site_id, "site"))) return false
+          yield* sql`INSERT INTO sites (site_id, name, fulfillment)
+            VALUES (${site.site_id}, ${site.name}, ${site.fulfillment ? 1 : 0})`
+          return true
+        }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.insertSite")),
+      listClients: (siteId) =>
+        sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId}
+          ORDER BY client_id`.pipe(
+          Effect.map((rows) => rows.map(toClient)),
+          Effect.orDie,
+          Effect.withSpan("SiteRepository.listClients")
+        ),
+      insertClient: (client) =>
+        Effect.gen(function*() {
+          if (!(yield* claimKey(client.client_id, "client"))) return false
+          yield* sql`INSERT INTO clients (client_id, site_id, name)
+            VALUES (${client.client_id}, ${client.site_id}, ${client.name})`
+          return true
+        }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.insertClient")),
+      findTarget: (id) =>
+        Effect.gen(function*() {
+          const site = yield* findSite(id)
+          if (Option.isSome(site)) return Option.some<ScopeTarget>({ _tag: "Site", site: site.value })
+          const rows = yield* sql<ClientRow & { site_name: string; fulfillment: number }>`
+            SELECT c.client_id, c.site_id, c.name, s.name AS site_name, s.fulfillment
+            FROM clients c JOIN sites s ON s.site_id = c.site_id
+            WHERE c.client_id = ${id}`
+          return Option.map(Option.fromNullable(rows[0]), (row): ScopeTarget => ({
+            _tag: "Client",
+            client: toClient(row),
+            site: toSite({ site_id: row.site_id, name: row.site_name, fulfillment: row.fulfillment })
+          }))
+        }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.findTarget")),
+      clientOfSite: (siteId, clientId) =>
+        sql<{ client_id: string }>`SELECT client_id FROM clients
+          WHERE client_id = ${clientId} AND site_id = ${siteId}`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("SiteRepository.clientOfSite")
+        )
+    })
+  })
+)

@@ -1,0 +1,17 @@
+/**
+ * Dialect-neutral repositories of the warehouse engine on @effect/sql. A store package provides
+ * the `SqlClient`, runs `migrations` with its dialect's migrator and supplies the `Transactor`.
+ */
+import { Layer } from "effect"
+import * as SqlSettingRepository from "./SqlSettingRepository.js"
+import * as SqlSiteRepository from "./SqlSiteRepository.js"
+import * as SqlUserRepository from "./SqlUserRepository.js"
+
+export { migrations } from "./Migrations.js"
+
+/** Every repository port of the core, on the `SqlClient` in context. */
+export const repositories = Layer.mergeAll(
+  SqlSiteRepository.layer,
+  SqlUserRepository.layer,
+  SqlSettingRepository.layer
+)

@@ -1,0 +1,105 @@
+import { assert, describe, it } from "@effect/vitest"
+import {
+  Client,
+  ClientId,
+  SettingRepository,
+  Site,
+  SiteId,
+  SiteRepository,
+  Transactor,
+  User,
+  UserId,
+  UserRepository
+} from "@wms/core"
+import { PgStore } from "@wms/sql-pg"
+import { SqliteStore } from "@wms/sql-sqlite"
+import { Effect, Option } from "effect"
+import { onBothStores } from "../../../testing/databases.js"
+
+const stores = onBothStores((db) => db.kind === "sqlite" ? SqliteStore.layer(db) : PgStore.layer(db))
+
+const site = (id: string, fulfillment = false) => new Site({ site_id: SiteId.make(id), name: `Site ${id}`, fulfillment })
+
+describe.each(stores)("repository contract on %s", (_label, store) => {
+  it.layer(store, { timeout: 60_000 })((it) => {
+    it.effect("inserts and finds sites, refusing a taken id", () =>
+      Effect.gen(function*() {
+        const repo = yield* SiteRepository
+        assert.isTrue(yield* repo.insertSite(site("s1")))
+        assert.isFalse(yield* repo.insertSite(site("s1")))
+        const found = yield* repo.findSite(SiteId.make("s1"))
+        assert.deepStrictEqual(Option.getOrThrow(found), site("s1"))
+        assert.isTrue(Option.isNone(yield* repo.findSite(SiteId.make("nope"))))
+      }))
+
+    it.effect("keeps site and client ids in one namespace", () =>
+      Effect.gen(function*() {
+        const repo = yield* SiteRepository
+        yield* repo.insertSite(site("f1", true))
+        const client = new Client({ client_id: ClientId.make("c1"), site_id: SiteId.make("f1"), name: "Client 1" })
+        assert.isTrue(yield* repo.insertClient(client))
+        assert.isFalse(yield* repo.insertClient(client))
+        assert.isFalse(yield* repo.insertSite(site("c1")))
+        assert.isFalse(yield* repo.insertClient(new Client({ ...client, client_id: ClientId.make("f1") })))
+        const target = Option.getOrThrow(yield* repo.findTarget("c1"))
+        assert.strictEqual(target._tag, "Client")
+        assert.strictEqual(target.site.site_id, "f1")
+        assert.isTrue(target.site.fulfillment)
+        assert.strictEqual(Option.getOrThrow(yield* repo.findTarget("f1"))._tag, "Site")
+        assert.isTrue(Option.isNone(yield* repo.findTarget("nobody")))
+        assert.isTrue(yield* repo.clientOfSite(SiteId.make("f1"), ClientId.make("c1")))
+        assert.isFalse(yield* repo.clientOfSite(SiteId.make("s1"), ClientId.make("c1")))
+        assert.deepStrictEqual(yield* repo.listClients(SiteId.make("f1")), [client])
+      }))
+
+    it.effect("stores users with unique e-mail addresses", () =>
+      Effect.gen(function*() {
+        const repo = yield* UserRepository
+        const user = new User({
+          userId: UserId.make("u1"),
+          email: "a@example.com",
+          name: "A",
+          admin: false,
+          site: SiteId.make("s1"),
+          client: null
+        })
+        assert.isTrue(yield* repo.insert({ user, passwordHash: "hash" }))
+        assert.isFalse(yield* repo.insert({ user: new User({ ...user, userId: UserId.make("u2") }), passwordHash: "x" }))
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.findByEmail("a@example.com")), { user, passwordHash: "hash" })
+        assert.strictEqual(yield* repo.count, 1)
+        assert.deepStrictEqual(yield* repo.list(SiteId.make("s1")), [user])
+        assert.deepStrictEqual(yield* repo.list(SiteId.make("f1")), [])
+      }))
+
+    it.effect("keeps the first value of a setting", () =>
+      Effect.gen(function*() {
+        const repo = yield* SettingRepository
+        assert.strictEqual(yield* repo.getOrInsert("key", () => "first"), "first")
+        assert.strictEqual(yield* repo.getOrInsert("key", () => "second"), "first")
+      }))
+
+    it.effect("rolls a failed transaction back whole", () =>
+      Effect.gen(function*() {
+        const repo = yield* SiteRepository
+        const { atomically } = yield* Transactor
+        const result = yield* atomically(Effect.gen(function*() {
+          yield* repo.insertSite(site("rollback"))
+          return yield* Effect.fail("boom" as const)
+        })).pipe(Effect.flip)
+        assert.strictEqual(result, "boom")
+        assert.isTrue(Option.isNone(yield* repo.findSite(SiteId.make("rollback"))))
+      }))
+  })
+})
+
+describe("two stores in one process", () => {
+  it.scoped("never share a repository", () =>
+    Effect.gen(function*() {
+      const [, sqlite] = stores[0]
+      const [, pg] = stores[1]
+      const insertInto = (store: typeof sqlite | typeof pg) =>
+        Effect.flatMap(SiteRepository, (repo) => repo.insertSite(site("shared"))).pipe(Effect.provide(store))
+      assert.isTrue(yield* insertInto(sqlite))
+      assert.isTrue(yield* insertInto(pg))
+    }))
+})

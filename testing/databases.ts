@@ -1,0 +1,52 @@
+/**
+ * Throw-away databases for tests: a fresh SQLite file or a fresh PostgreSQL database per use, so
+ * that test files and concurrent runs never share state. PostgreSQL is reached on loopback only.
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+/** The maintenance database the test databases are created from. */
+export const pgAdminUrl = process.env.WMS_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e9)}`
+
+const onAdmin = (statement: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(statement)
+  }).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(pgAdminUrl), maxConnections: 1 })),
+    Effect.orDie
+  )
+
+/** A new, empty PostgreSQL database, dropped when the scope closes. Yields its URL. */
+export const freshPgDatabase = Effect.acquireRelease(
+  Effect.gen(function*() {
+    const name = uniqueName("wms_test")
+    yield* onAdmin(`CREATE DATABASE ${name}`)
+    const url = new URL(pgAdminUrl)
+    url.pathname = `/${name}`
+    return url.toString()
+  }),
+  (url) => onAdmin(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`)
+)
+
+/** A path for a new SQLite file in a temporary folder, removed when the scope closes. */
+export const freshSqliteFile = Effect.acquireRelease(
+  Effect.sync(() => join(mkdtempSync(join(tmpdir(), "wms-test-")), "wms.db")),
+  (file) => Effect.sync(() => rmSync(join(file, ".."), { recursive: true, force: true }))
+)
+
+/** Builds a layer from a fresh database of each kind: `[label, layer]` pairs for `it.layer`. */
+export const onBothStores = <A, E, R>(
+  make: (database: { readonly kind: "sqlite"; readonly filename: string } | { readonly kind: "pg"; readonly url: string }) =>
+    Layer.Layer<A, E, R>
+) =>
+  [
+    ["sqlite", Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) => make({ kind: "sqlite", filename })))],
+    ["postgres", Layer.unwrapScoped(Effect.map(freshPgDatabase, (url) => make({ kind: "pg", url })))]
+  ] as const

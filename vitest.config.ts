@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the sources, never a stale build.
+    alias: ["core", "sql", "sql-sqlite", "sql-pg", "http"].map((name) => ({
+      find: new RegExp(`^@wms/${name}$`),
+      replacement: source(name)
+    }))
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks"
+  }
+})
