@@ -13,7 +13,7 @@ import {
 } from "@wms/core"
 import { PgStore } from "@wms/sql-pg"
 import { SqliteStore } from "@wms/sql-sqlite"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { onBothStores } from "../../../testing/databases.js"
 
 const stores = onBothStores((db) => db.kind === "sqlite" ? SqliteStore.layer(db) : PgStore.layer(db))
@@ -93,13 +93,18 @@ describe.each(stores)("repository contract on %s", (_label, store) => {
 })
 
 describe("two stores in one process", () => {
-  it.scoped("never share a repository", () =>
+  it.scoped("never share a repository, even when built with one memo map", () =>
     Effect.gen(function*() {
-      const [, sqlite] = stores[0]
-      const [, pg] = stores[1]
-      const insertInto = (store: typeof sqlite | typeof pg) =>
-        Effect.flatMap(SiteRepository, (repo) => repo.insertSite(site("shared"))).pipe(Effect.provide(store))
-      assert.isTrue(yield* insertInto(sqlite))
-      assert.isTrue(yield* insertInto(pg))
+      const memoMap = yield* Layer.makeMemoMap
+      const scope = yield* Effect.scope
+      const build = (store: Layer.Layer<SiteRepository | Transactor>) => Layer.buildWithMemoMap(store, memoMap, scope)
+      const contexts = [yield* build(stores[0][1]), yield* build(stores[1][1])]
+      for (const context of contexts) {
+        const inserted = yield* Effect.flatMap(SiteRepository, (repo) =>
+          Transactor.pipe(Effect.flatMap(({ atomically }) => atomically(repo.insertSite(site("shared")))))).pipe(
+            Effect.provide(context)
+          )
+        assert.isTrue(inserted)
+      }
     }))
 })
