@@ -1,6 +1,6 @@
 /**
- * Administration of the installation: sites, clients and users, and logging in. Every operation
- * but `authenticate` and `bootstrap` is for admins only.
+ * Administration of the installation: sites, clients and users, logging in, and the scope of a
+ * request. Every operation but `authenticate`, `actorFor` and `bootstrap` is for admins only.
  */
 import { Effect, Option } from "effect"
 import { Conflict, InvalidInput, Unauthenticated } from "./Errors.js"
@@ -8,7 +8,7 @@ import { type SiteId, UserId } from "./Ids.js"
 import { PasswordHasher } from "./PasswordHasher.js"
 import { Client, type NewClient, type NewSite, Site } from "./Site.js"
 import { SiteRepository } from "./SiteRepository.js"
-import { type Actor, requireAdmin } from "./Tenancy.js"
+import { type Actor, type Principal, requireAdmin, resolveScope } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
 import { type NewUser, normalizeEmail, User } from "./User.js"
 import { UserRepository } from "./UserRepository.js"
@@ -106,7 +106,15 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
         onSome: (_) => _.passwordHash
       }))
       if (Option.isNone(found) || !valid) return yield* wrongCredentials
-      return found.value.user
+      const user = found.value.user
+      const site = yield* Effect.flatMap(sites.findSite(user.site), Effect.orDieWith(() => `site of user ${user.userId}`))
+      return { user, site }
+    })
+
+    const actorFor = Effect.fn("Administration.actorFor")(function*(principal: Principal, siteHeader: string) {
+      const target = yield* sites.findTarget(siteHeader)
+      const scope = yield* resolveScope(principal, Option.getOrUndefined(target))
+      return { userId: principal.userId, admin: principal.admin, scope } satisfies Actor
     })
 
     const bootstrap = Effect.fn("Administration.bootstrap")(function*(config: BootstrapConfig) {
@@ -140,6 +148,7 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
       listUsers,
       createUser,
       authenticate,
+      actorFor,
       bootstrap
     } as const
   })

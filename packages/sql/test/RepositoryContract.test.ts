@@ -1,4 +1,4 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import {
   Client,
   ClientId,
@@ -20,8 +20,8 @@ const stores = onBothStores((db) => db.kind === "sqlite" ? SqliteStore.layer(db)
 
 const site = (id: string, fulfillment = false) => new Site({ site_id: SiteId.make(id), name: `Site ${id}`, fulfillment })
 
-describe.each(stores)("repository contract on %s", (_label, store) => {
-  it.layer(store, { timeout: 60_000 })((it) => {
+for (const [label, store] of stores) {
+  layer(store, { timeout: 60_000 })(`repository contract on ${label}`, (it) => {
     it.effect("inserts and finds sites, refusing a taken id", () =>
       Effect.gen(function*() {
         const repo = yield* SiteRepository
@@ -90,7 +90,7 @@ describe.each(stores)("repository contract on %s", (_label, store) => {
         assert.isTrue(Option.isNone(yield* repo.findSite(SiteId.make("rollback"))))
       }))
   })
-})
+}
 
 describe("two stores in one process", () => {
   it.scoped("never share a repository, even when built with one memo map", () =>

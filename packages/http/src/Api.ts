@@ -1,0 +1,37 @@
+/**
+ * The declaration of the warehouse REST API: every group, endpoint, schema and error, apart from
+ * the handlers, so that the server, the OpenAPI document and typed clients share one source.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { AdminApi } from "./api/AdminApi.js"
+import { AuthApi } from "./api/AuthApi.js"
+import {
+  BadRequest,
+  ConflictError,
+  ForbiddenError,
+  InternalError,
+  NotFoundError,
+  PayloadTooLargeError,
+  Unauthorized
+} from "./api/Errors.js"
+import { SystemApi } from "./api/SystemApi.js"
+
+export class WarehouseApi extends HttpApi.make("warehouse")
+  .add(SystemApi)
+  .add(AuthApi)
+  .add(AdminApi)
+  .addError(BadRequest)
+  .addError(Unauthorized)
+  .addError(ForbiddenError)
+  .addError(NotFoundError)
+  .addError(ConflictError)
+  .addError(PayloadTooLargeError)
+  .addError(InternalError)
+  .annotate(OpenApi.Title, "Warehouse Management Service API")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Every request but /login, /health, /openapi.json and /docs carries `Authorization: Bearer <token>` and " +
+      "`site: <site_id or client_id>`. Errors are `{message}`."
+  )
+{}

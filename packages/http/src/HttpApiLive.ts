@@ -1,0 +1,18 @@
+/**
+ * The API with its handlers, as a layer that any @effect/platform server can serve: the bundled
+ * one (`Server.ts`) or an application's own, with `HttpApiBuilder.serve()` or `toWebHandler`.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Layer } from "effect"
+import { WarehouseApi } from "./Api.js"
+import * as ErrorResponses from "./ErrorResponses.js"
+import { AdminHandlers } from "./handlers/AdminHandlers.js"
+import { AuthHandlers } from "./handlers/AuthHandlers.js"
+import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
+import { SystemHandlers } from "./handlers/SystemHandlers.js"
+
+/** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
+export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
+  Layer.provide([SystemHandlers, AuthHandlers, AdminHandlers]),
+  Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
+)

@@ -1,0 +1,56 @@
+/**
+ * The bundled server: the API on Node's HTTP server, with the OpenAPI document at
+ * `/openapi.json`, its rendering at `/docs` (no network needed), and the bootstrap of an empty
+ * database.
+ */
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Administration, SiteId } from "@wms/core"
+import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { createServer } from "node:http"
+import { bodyLimit } from "./BodyLimit.js"
+import type { ServerConfig } from "./Config.js"
+import * as HttpApiLive from "./HttpApiLive.js"
+import * as Tokens from "./Tokens.js"
+import * as Warehouse from "./Warehouse.js"
+
+/** Creates the first site and admin on an empty database; prints a generated password once. */
+const bootstrap = (config: ServerConfig) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const administration = yield* Administration
+    const created = yield* administration.bootstrap({
+      siteId: SiteId.make(config.bootstrapSite),
+      adminEmail: config.bootstrapAdminEmail,
+      adminPassword: Option.map(config.bootstrapAdminPassword, Redacted.value)
+    })
+    if (Option.isNone(created)) return
+    const { email, generatedPassword } = created.value
+    yield* Option.match(generatedPassword, {
+      onNone: () => Console.log(`Created site ${config.bootstrapSite} and admin ${email}`),
+      onSome: (password) =>
+        Console.log(`Created site ${config.bootstrapSite} and admin ${email} with password ${password} (shown once)`)
+    })
+  }))
+
+/** The API, its documentation and the warehouse services, without the HTTP server itself. */
+export const app = (config: ServerConfig) => {
+  const services = Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config)).pipe(
+    Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl }))
+  )
+  return HttpApiBuilder.serve(bodyLimit).pipe(
+    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(HttpApiLive.layer),
+    Layer.provide(services)
+  )
+}
+
+/** The whole server, listening on the configured host and port. */
+export const layer = (config: ServerConfig) =>
+  app(config).pipe(
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, {
+      port: config.port,
+      host: Option.getOrUndefined(config.host)
+    }))
+  )

@@ -1,0 +1,63 @@
+/**
+ * Administration of sites, clients and users (extension, admin only).
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { NewClient, NewSite, NewUser } from "@wms/core"
+import { Schema } from "effect"
+import { Authorization } from "./Security.js"
+
+export const SiteRecord = Schema.Struct({
+  site_id: Schema.String,
+  name: Schema.String,
+  fulfillment: Schema.Boolean
+})
+
+export const ClientRecord = Schema.Struct({
+  client_id: Schema.String,
+  site_id: Schema.String,
+  name: Schema.String
+})
+
+export const UserRecord = Schema.Struct({
+  userId: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  admin: Schema.Boolean,
+  site: Schema.String,
+  client: Schema.NullOr(Schema.String)
+})
+
+export class AdminApi extends HttpApiGroup.make("admin")
+  .add(HttpApiEndpoint.get("listSites", "/sites").addSuccess(Schema.Array(SiteRecord)))
+  .add(
+    HttpApiEndpoint.post("createSite", "/sites")
+      .setPayload(NewSite)
+      .annotate(OpenApi.Description, "Creates a site. A site id taken by a site or a client: 409.")
+  )
+  .add(
+    HttpApiEndpoint.get("listClients", "/clients")
+      .addSuccess(Schema.Array(ClientRecord))
+      .annotate(OpenApi.Description, "The clients of the site in the `site` header.")
+  )
+  .add(
+    HttpApiEndpoint.post("createClient", "/clients")
+      .setPayload(NewClient)
+      .annotate(
+        OpenApi.Description,
+        "Adds a client to the fulfillment site in the `site` header. Client ids are unique across the installation: 409."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listUsers", "/users")
+      .addSuccess(Schema.Array(UserRecord))
+      .annotate(OpenApi.Description, "The users whose home is the site in the `site` header; never their passwords.")
+  )
+  .add(
+    HttpApiEndpoint.post("createUser", "/users")
+      .setPayload(NewUser)
+      .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Administration")
+  .annotate(OpenApi.Description, "Extension. Admin only: anyone else gets 403 `Admin rights required`.")
+{}

@@ -1,0 +1,14 @@
+/**
+ * The warehouse REST API: its declaration, the handlers as a mountable layer, the bundled Node
+ * server, and the engine entry point for embedding.
+ */
+export { WarehouseApi } from "./Api.js"
+export * from "./api/Errors.js"
+export { Authorization, CurrentActor, CurrentPrincipal, TokenAuthentication } from "./api/Security.js"
+export * as Config from "./Config.js"
+export * as HttpApiLive from "./HttpApiLive.js"
+export * as NodePasswordHasher from "./NodePasswordHasher.js"
+export * as Server from "./Server.js"
+export * as Store from "./Store.js"
+export * as Tokens from "./Tokens.js"
+export * as Warehouse from "./Warehouse.js"

@@ -1,0 +1,88 @@
+/**
+ * The real server layer on a real Node HTTP server (random loopback port) for API tests, with a
+ * small client that speaks raw HTTP so tests see exactly what integrators see.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Server } from "@wms/http"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { onBothStores } from "./databases.js"
+
+export const adminEmail = "admin@example.com"
+export const adminPassword = "admin-password"
+export const jwtSecret = "test-secret-of-at-least-32-bytes!!"
+
+export const testConfig = (databaseUrl: string) => ({
+  port: 0,
+  host: Option.some("127.0.0.1"),
+  databaseUrl,
+  jwtSecret: Option.some(Redacted.make(jwtSecret)),
+  bootstrapSite: "main",
+  bootstrapAdminEmail: adminEmail,
+  bootstrapAdminPassword: Option.some(Redacted.make(adminPassword))
+})
+
+export interface RequestOptions {
+  readonly token?: string
+  readonly site?: string
+  /** Sent as JSON. */
+  readonly body?: unknown
+  /** Sent as is, with `content-type: application/json`. */
+  readonly rawBody?: string
+  readonly headers?: Record<string, string>
+}
+
+export interface TestResponse {
+  readonly status: number
+  readonly headers: Record<string, string>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any
+}
+
+export class Api extends Context.Tag("testing/Api")<Api, {
+  readonly request: (method: "GET" | "POST" | "PUT" | "DELETE", path: string, options?: RequestOptions) => Effect.Effect<TestResponse>
+  /** Logs in and returns the token. */
+  readonly login: (email?: string, password?: string) => Effect.Effect<string>
+}>() {}
+
+const apiLayer = Layer.effect(
+  Api,
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const request: Api["Type"]["request"] = (method, path, options = {}) =>
+      Effect.gen(function*() {
+        let req = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(options.headers ?? {}))
+        if (options.token !== undefined) req = HttpClientRequest.bearerToken(req, options.token)
+        if (options.site !== undefined) req = HttpClientRequest.setHeader(req, "site", options.site)
+        if (options.rawBody !== undefined) req = HttpClientRequest.bodyText(req, options.rawBody, "application/json")
+        else if (options.body !== undefined) req = yield* HttpClientRequest.bodyJson(req, options.body)
+        const response = yield* client.execute(req)
+        const text = yield* response.text
+        return {
+          status: response.status,
+          headers: response.headers,
+          body: text === "" ? undefined : JSON.parse(text)
+        }
+      }).pipe(Effect.scoped, Effect.orDie)
+    return Api.of({
+      request,
+      login: (email = adminEmail, password = adminPassword) =>
+        Effect.map(request("POST", "/login", { body: { email, password } }), (response) => {
+          if (response.status !== 200) throw new Error(`login of ${email} failed: ${JSON.stringify(response.body)}`)
+          return response.body.token as string
+        })
+    })
+  })
+)
+
+/** The bundled server's app on a test server, with `Api` to call it. */
+export const testServer = (databaseUrl: string) =>
+  apiLayer.pipe(
+    Layer.provideMerge(Server.app(testConfig(databaseUrl))),
+    Layer.provideMerge(Layer.fresh(NodeHttpServer.layerTest))
+  )
+
+/** The test server on a fresh SQLite file and on a fresh PostgreSQL database. */
+export const serverOnBothStores = onBothStores((db) =>
+  testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)
+)
