@@ -29,5 +29,8 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   message: Schema.String
 }) {}
 
+/** A 400 naming the field at fault, in the same words as a schema failure: `Invalid field <f>: <why>`. */
+export const invalidField = (field: string, reason: string) => new InvalidInput({ message: `Invalid field ${field}: ${reason}` })
+
 /** Any failure the domain reports to a caller. */
 export type WarehouseError = InvalidInput | Unauthenticated | Forbidden | NotFound | Conflict

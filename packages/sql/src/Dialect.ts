@@ -10,3 +10,10 @@ export const serialPrimaryKey = (sql: SqlClient.SqlClient) =>
     pg: () => sql.literal("SERIAL PRIMARY KEY"),
     orElse: () => sql.literal("INTEGER PRIMARY KEY AUTOINCREMENT")
   })
+
+/** A 64-bit floating point column (SQLite's REAL is already 64-bit; PostgreSQL's is not). */
+export const double = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({
+    pg: () => sql.literal("DOUBLE PRECISION"),
+    orElse: () => sql.literal("REAL")
+  })

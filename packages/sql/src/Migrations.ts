@@ -4,6 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { double, serialPrimaryKey } from "./Dialect.js"
 
 const foundation = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -39,7 +40,129 @@ const foundation = Effect.gen(function*() {
   )`
 })
 
+// The records of §2: master data, orders and pre-advices. Every record carries its owner
+// (site_id, client_id); numeric ids are 32-bit serials so both dialects return numbers.
+const records = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  const real = double(sql)
+  // Per-site counters for generated ids such as sku_group_id.
+  yield* sql`CREATE TABLE counters (
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    name TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (site_id, name)
+  )`
+  for (const table of ["customers", "suppliers"]) {
+    yield* sql`CREATE TABLE ${sql(table)} (
+      id ${serial},
+      site_id TEXT NOT NULL REFERENCES sites (site_id),
+      client_id TEXT REFERENCES clients (client_id),
+      name TEXT NOT NULL,
+      attention TEXT,
+      address TEXT,
+      zipcode TEXT,
+      town TEXT,
+      country TEXT,
+      phone TEXT,
+      website TEXT
+    )`
+    yield* sql`CREATE INDEX ${sql(`${table}_owner`)} ON ${sql(table)} (site_id, client_id)`
+  }
+  yield* sql`CREATE TABLE carriers (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    name TEXT NOT NULL,
+    address TEXT,
+    zipcode TEXT,
+    town TEXT,
+    country TEXT,
+    phone TEXT,
+    url TEXT
+  )`
+  yield* sql`CREATE INDEX carriers_site ON carriers (site_id)`
+  yield* sql`CREATE TABLE sku_groups (
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    sku_group_id TEXT NOT NULL,
+    client_id TEXT REFERENCES clients (client_id),
+    description TEXT NOT NULL,
+    PRIMARY KEY (site_id, sku_group_id)
+  )`
+  yield* sql`CREATE TABLE skus (
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    sku_id TEXT NOT NULL,
+    client_id TEXT REFERENCES clients (client_id),
+    description TEXT NOT NULL,
+    ean TEXT,
+    sku_group TEXT,
+    expiry_sku INTEGER NOT NULL CHECK (expiry_sku IN (0, 1)),
+    expiry_days INTEGER,
+    obsolete INTEGER NOT NULL CHECK (obsolete IN (0, 1)),
+    new INTEGER NOT NULL CHECK (new IN (0, 1)),
+    each_width ${real},
+    each_height ${real},
+    each_depth ${real},
+    each_weight ${real},
+    each_volume ${real},
+    each_value ${real},
+    preferred_putaway_location TEXT,
+    qty_on_full_pallet INTEGER,
+    default_receipt_quantity INTEGER,
+    pick_method INTEGER NOT NULL CHECK (pick_method IN (1, 2)),
+    PRIMARY KEY (site_id, sku_id),
+    FOREIGN KEY (site_id, sku_group) REFERENCES sku_groups (site_id, sku_group_id)
+  )`
+  yield* sql`CREATE TABLE orders (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    order_id TEXT NOT NULL,
+    client_id TEXT REFERENCES clients (client_id),
+    order_date TEXT,
+    status_id INTEGER NOT NULL,
+    customer_id INTEGER REFERENCES customers (id),
+    ship_by_date TEXT,
+    carrier_id INTEGER REFERENCES carriers (id),
+    ship_dock TEXT,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    UNIQUE (site_id, order_id)
+  )`
+  yield* sql`CREATE INDEX orders_owner ON orders (site_id, client_id)`
+  yield* sql`CREATE TABLE order_lines (
+    order_ref INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    sku_id TEXT NOT NULL,
+    qty INTEGER NOT NULL CHECK (qty >= 1),
+    qty_picked INTEGER NOT NULL DEFAULT 0,
+    qty_shipped INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (order_ref, line)
+  )`
+  yield* sql`CREATE TABLE preadvices (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    pre_advice_id TEXT NOT NULL,
+    client_id TEXT REFERENCES clients (client_id),
+    status_id INTEGER NOT NULL,
+    supplier_id INTEGER REFERENCES suppliers (id),
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    UNIQUE (site_id, pre_advice_id)
+  )`
+  yield* sql`CREATE INDEX preadvices_owner ON preadvices (site_id, client_id)`
+  yield* sql`CREATE TABLE preadvice_lines (
+    preadvice_ref INTEGER NOT NULL REFERENCES preadvices (id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    sku_id TEXT NOT NULL,
+    qty INTEGER NOT NULL CHECK (qty >= 1),
+    qty_received INTEGER NOT NULL DEFAULT 0,
+    pallet_id TEXT,
+    client_id TEXT REFERENCES clients (client_id),
+    PRIMARY KEY (preadvice_ref, line)
+  )`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
-  "0001_foundation": foundation
+  "0001_foundation": foundation,
+  "0002_records": records
 }

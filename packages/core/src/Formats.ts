@@ -1,0 +1,76 @@
+/**
+ * The value formats of the API (DECISIONS §2): calendar dates, date-times in the configured time
+ * zone, integer quantities and numeric record ids.
+ */
+import { Context, Schema } from "effect"
+
+const isCalendarDate = (value: string) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (match === null) return false
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  return date.toISOString().startsWith(value)
+}
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export const CalendarDate = Schema.String.pipe(
+  Schema.filter(isCalendarDate, { message: () => "must be a date YYYY-MM-DD" })
+)
+
+/** A quantity on write: an integer ≥ 1. */
+export const Quantity = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer of at least 1" })
+)
+
+/** A numeric record id in a path: digits only, so `1.5`, `abc` or `-1` give 400. */
+export const RecordIdFromPath = Schema.String.pipe(
+  Schema.filter((s) => /^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2147483647, { message: () => "must be an integer id" }),
+  Schema.compose(Schema.NumberFromString)
+)
+
+/** An optional text on write: absent or null means none. */
+export const OptionalText = Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+
+/** The service's time zone for every date-time it shows (`WMS_TIMEZONE`, default UTC). */
+export class TimeZone extends Context.Reference<TimeZone>()("@wms/core/TimeZone", {
+  defaultValue: () => "UTC"
+}) {}
+
+const partsIn = (instant: Date, timeZone: string) => {
+  const parts: Record<string, string> = {}
+  for (const part of formatterFor(timeZone).formatToParts(instant)) parts[part.type] = part.value
+  return parts
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterFor = (timeZone: string) => {
+  let formatter = formatters.get(timeZone)
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit"
+    })
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
+}
+
+/** `YYYY-MM-DD HH:mm:ss` of an instant (an ISO string or epoch millis) in `timeZone`. */
+export const formatDateTime = (instant: string | number, timeZone: string): string => {
+  const p = partsIn(new Date(instant), timeZone)
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`
+}
+
+/** `DD-MM-YYYY HH:mm:ss`, the documented format of a pre-advice's `creation_datetime`. */
+export const formatDutchDateTime = (instant: string | number, timeZone: string): string => {
+  const p = partsIn(new Date(instant), timeZone)
+  return `${p.day}-${p.month}-${p.year} ${p.hour}:${p.minute}:${p.second}`
+}
+
+/** `YYYY-MM-DD` of an instant in `timeZone`. */
+export const formatDate = (instant: string | number, timeZone: string): string => formatDateTime(instant, timeZone).slice(0, 10)
