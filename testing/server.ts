@@ -17,6 +17,7 @@ export const testConfig = (databaseUrl: string) => ({
   host: Option.some("127.0.0.1"),
   databaseUrl,
   jwtSecret: Option.some(Redacted.make(jwtSecret)),
+  timeZone: "UTC",
   bootstrapSite: "main",
   bootstrapAdminEmail: adminEmail,
   bootstrapAdminPassword: Option.some(Redacted.make(adminPassword))

@@ -35,7 +35,7 @@ const bootstrap = (config: ServerConfig) =>
 /** The API, its documentation and the warehouse services, without the HTTP server itself. */
 export const app = (config: ServerConfig) => {
   const services = Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config)).pipe(
-    Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl }))
+    Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
   )
   return HttpApiBuilder.serve(bodyLimit).pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),

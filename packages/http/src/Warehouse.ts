@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration } from "@wms/core"
+import { Administration, TimeZone } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -10,14 +10,22 @@ import * as Store from "./Store.js"
 export interface WarehouseOptions {
   /** `sqlite:<file>`, `sqlite::memory:` or a `postgres://` URL. */
   readonly database: string
+  /** The IANA time zone of every date-time the engine shows (default `UTC`). */
+  readonly timeZone?: string
 }
+
+/** Every service of the warehouse, on the ports of a store. */
+const services = Layer.mergeAll(
+  Administration.Default
+)
 
 /**
  * The warehouse services on a migrated store. The store's ports and its `SqlClient` are part of
- * the output, so an application may run its own queries in the same transactions.
+ * the output, so an application may run its own queries in the same transactions. Each call
+ * builds its own services: two warehouses in one process never share one.
  */
 export const layer = (options: WarehouseOptions) =>
-  Administration.Default.pipe(
-    Layer.provideMerge(NodePasswordHasher.layer),
+  Layer.fresh(services).pipe(
+    Layer.provideMerge(Layer.mergeAll(NodePasswordHasher.layer, Layer.succeed(TimeZone, options.timeZone ?? "UTC"))),
     Layer.provideMerge(Store.fromUrl(options.database))
   )
