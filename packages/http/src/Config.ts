@@ -9,7 +9,6 @@ export interface ServerConfig {
   readonly databaseUrl: string
   readonly jwtSecret: Option.Option<Redacted.Redacted>
   readonly timeZone: string
-  readonly timeZone: string
   readonly bootstrapSite: string
   readonly bootstrapAdminEmail: string
   readonly bootstrapAdminPassword: Option.Option<Redacted.Redacted>
@@ -24,23 +23,10 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
     Config.withDefault("UTC"),
     Config.validate({ message: "must be an IANA time zone, e.g. Europe/Amsterdam", validation: isTimeZone })
   ),
-  timeZone: Config.string("WMS_TIMEZONE").pipe(
-    Config.withDefault("UTC"),
-    Config.validate({ message: "must be an IANA time zone, e.g. Europe/Amsterdam", validation: isTimeZone })
-  ),
   bootstrapSite: Config.string("WMS_SITE").pipe(Config.withDefault("main")),
   bootstrapAdminEmail: Config.string("WMS_ADMIN_EMAIL").pipe(Config.withDefault("admin@example.com")),
   bootstrapAdminPassword: Config.option(Config.redacted("WMS_ADMIN_PASSWORD"))
 })
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
 
 function isTimeZone(zone: string): boolean {
   try {
