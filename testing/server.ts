@@ -46,7 +46,8 @@ export class Api extends Context.Tag("testing/Api")<Api, {
   readonly login: (email?: string, password?: string) => Effect.Effect<string>
 }>() {}
 
-const apiLayer = Layer.effect(
+/** The raw client on the `HttpClient` of the test server, captured when the layer is built. */
+export const apiLayer = Layer.effect(
   Api,
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
