@@ -3,8 +3,12 @@
  * the `SqlClient`, runs `migrations` with its dialect's migrator and supplies the `Transactor`.
  */
 import { Layer } from "effect"
+import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
+import * as SqlPartnerRepository from "./SqlPartnerRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
+import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
+import * as SqlSkuRepository from "./SqlSkuRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
 
 export { migrations } from "./Migrations.js"
@@ -13,5 +17,9 @@ export { migrations } from "./Migrations.js"
 export const repositories = Layer.mergeAll(
   SqlSiteRepository.layer,
   SqlUserRepository.layer,
-  SqlSettingRepository.layer
+  SqlSettingRepository.layer,
+  SqlPartnerRepository.layer,
+  SqlCarrierRepository.layer,
+  SqlSkuGroupRepository.layer,
+  SqlSkuRepository.layer
 )

@@ -1,0 +1,39 @@
+/**
+ * What the master-data records (customers, suppliers, carriers, SKU groups, SKUs) share: their
+ * text fields on write, and a stored record together with its owner.
+ */
+import { Schema } from "effect"
+import type { Owner } from "./Tenancy.js"
+
+// PostgreSQL cannot store U+0000 in text: refusing it here keeps it a 400 instead of a 500.
+const withoutNul = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" })
+)
+
+/** A required text: a string that is not blank. */
+export const RequiredText = withoutNul.pipe(
+  Schema.filter((s) => s.trim() !== "", { message: () => "must not be empty" })
+)
+
+/** A text identifier (such as `sku_id`): not blank, at most 64 characters. */
+export const TextId = RequiredText.pipe(
+  Schema.filter((s) => s.length <= 64, { message: () => "must be at most 64 characters" })
+)
+
+const EmptyAsNull = Schema.transform(Schema.NullOr(withoutNul), Schema.NullOr(Schema.String), {
+  strict: true,
+  decode: (s) => (s === "" ? null : s),
+  encode: (s) => s
+})
+
+/** An optional text on write: absent, `null` and `""` all mean none (stored and shown as `null`). */
+export const OptionalMasterText = Schema.optionalWith(EmptyAsNull, { default: () => null })
+
+/** How a looked-up row is held until the transaction ends: against changes, or against any write. */
+export type RowLock = "none" | "share" | "update"
+
+/** A record as the store keeps it: the public record and who owns it. */
+export interface Stored<A> {
+  readonly owner: Owner
+  readonly record: A
+}

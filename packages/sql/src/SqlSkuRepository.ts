@@ -1,0 +1,75 @@
+/**
+ * SKUs on @effect/sql. Booleans are stored as 0/1.
+ */
+import { SqlClient } from "@effect/sql"
+import { type Sku, type SkuListItem, SkuRepository } from "@wms/core"
+import { Effect, Layer, Option } from "effect"
+import { visibleIn } from "./SqlMasterData.js"
+
+type SkuRow = Omit<Sku, "expiry_sku" | "obsolete" | "new"> & {
+  readonly expiry_sku: number
+  readonly obsolete: number
+  readonly new: number
+}
+
+type SkuListRow = Omit<SkuListItem, "expiry_sku"> & { readonly expiry_sku: number }
+
+const toSku = (row: SkuRow): Sku => ({
+  ...row,
+  expiry_sku: row.expiry_sku === 1,
+  obsolete: row.obsolete === 1,
+  new: row.new === 1
+})
+
+const toRow = (sku: Sku) => ({
+  ...sku,
+  expiry_sku: sku.expiry_sku ? 1 : 0,
+  obsolete: sku.obsolete ? 1 : 0,
+  new: sku.new ? 1 : 0
+})
+
+export const layer = Layer.effect(
+  SkuRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(
+      "sku_id, client_id, description, ean, sku_group, expiry_sku, expiry_days, obsolete, new, each_width, " +
+        "each_height, each_depth, each_weight, each_volume, each_value, preferred_putaway_location, " +
+        "qty_on_full_pallet, default_receipt_quantity, pick_method"
+    )
+
+    return SkuRepository.of({
+      list: (scope) =>
+        sql<SkuListRow>`SELECT sku_id, client_id, description, ean,
+            (SELECT g.description FROM sku_groups g
+              WHERE g.site_id = skus.site_id AND g.sku_group_id = skus.sku_group) AS sku_group_description,
+            expiry_sku, expiry_days
+          FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id`.pipe(
+          Effect.map((rows) => rows.map((row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 }))),
+          Effect.orDie,
+          Effect.withSpan("SkuRepository.list")
+        ),
+      find: (siteId, skuId) =>
+        sql<SkuRow>`SELECT ${columns} FROM skus WHERE site_id = ${siteId} AND sku_id = ${skuId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSku)),
+          Effect.orDie,
+          Effect.withSpan("SkuRepository.find")
+        ),
+      insert: (siteId, sku) =>
+        sql<{ sku_id: string }>`INSERT INTO skus ${sql.insert({ site_id: siteId, ...toRow(sku) })}
+          ON CONFLICT (site_id, sku_id) DO NOTHING RETURNING sku_id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("SkuRepository.insert")
+        ),
+      update: (siteId, sku) => {
+        const { client_id: _client, sku_id: _id, ...fields } = toRow(sku)
+        return sql`UPDATE skus SET ${sql.update(fields)} WHERE site_id = ${siteId} AND sku_id = ${sku.sku_id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("SkuRepository.update")
+        )
+      }
+    })
+  })
+)
