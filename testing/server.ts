@@ -5,7 +5,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Server } from "@wms/http"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { onBothStores } from "./databases.js"
 
 export const adminEmail = "admin@example.com"
@@ -77,11 +77,15 @@ export const apiLayer = Layer.effect(
   })
 )
 
-/** The bundled server's app on a test server, with `Api` to call it. */
+/**
+ * The bundled server's app on a test server, with `Api` to call it. The server runs on the real
+ * clock even inside `layer(…)`, whose TestClock would otherwise stamp every record in 1970.
+ */
 export const testServer = (databaseUrl: string) =>
   apiLayer.pipe(
     Layer.provideMerge(Server.app(testConfig(databaseUrl))),
-    Layer.provideMerge(Layer.fresh(NodeHttpServer.layerTest))
+    Layer.provideMerge(Layer.fresh(NodeHttpServer.layerTest)),
+    Layer.provide(Layer.setClock(Clock.make()))
   )
 
 /** The test server on a fresh SQLite file and on a fresh PostgreSQL database. */

@@ -32,7 +32,10 @@ const bootstrap = (config: ServerConfig) =>
     })
   }))
 
-/** The API, its documentation and the warehouse services, without the HTTP server itself. */
+/**
+ * The API, its documentation and the warehouse services, without the HTTP server itself. The
+ * services (and the store's `SqlClient`) stay in the output for whoever serves it.
+ */
 export const app = (config: ServerConfig) => {
   const services = Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config)).pipe(
     Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
@@ -41,7 +44,7 @@ export const app = (config: ServerConfig) => {
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(HttpApiLive.layer),
-    Layer.provide(services)
+    Layer.provideMerge(services)
   )
 }
 

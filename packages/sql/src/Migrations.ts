@@ -161,8 +161,66 @@ const records = Effect.gen(function*() {
   )`
 })
 
+// Stock: contents, the ledger and lost-and-found (§2.5, DECISIONS §5). The CHECK on contents is
+// the stock rule itself, a last guard under the one the core enforces.
+const inventory = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  yield* sql`ALTER TABLE sites ADD COLUMN receiving_location TEXT NOT NULL DEFAULT 'RECEIVING'`
+  yield* sql`ALTER TABLE sites ADD COLUMN default_dock TEXT NOT NULL DEFAULT 'DOCK'`
+  yield* sql`CREATE TABLE contents (
+    content_id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    sku_id TEXT NOT NULL,
+    loc_id TEXT NOT NULL,
+    tag_id TEXT NOT NULL,
+    expiry_date TEXT,
+    qty INTEGER NOT NULL,
+    qty_allocated INTEGER NOT NULL DEFAULT 0,
+    qty_tasked_from INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    CHECK (qty_allocated >= 0 AND qty_tasked_from >= 0 AND qty_allocated + qty_tasked_from <= qty)
+  )`
+  yield* sql`CREATE INDEX contents_sku ON contents (site_id, sku_id)`
+  yield* sql`CREATE INDEX contents_key ON contents (site_id, sku_id, loc_id, tag_id)`
+  yield* sql`CREATE TABLE inventory_transactions (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    created_at TEXT NOT NULL,
+    transaction_type TEXT NOT NULL,
+    content_id INTEGER NOT NULL REFERENCES contents (content_id),
+    from_loc_id TEXT NOT NULL,
+    to_loc_id TEXT NOT NULL,
+    final_loc_id TEXT NOT NULL,
+    sku_id TEXT NOT NULL,
+    qty INTEGER NOT NULL,
+    tag_id TEXT NOT NULL,
+    order_id TEXT,
+    line_id INTEGER,
+    notes TEXT
+  )`
+  yield* sql`CREATE INDEX inventory_transactions_owner ON inventory_transactions (site_id, client_id)`
+  yield* sql`CREATE INDEX inventory_transactions_content ON inventory_transactions (content_id)`
+  yield* sql`CREATE TABLE lost_and_found (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    content_id INTEGER NOT NULL REFERENCES contents (content_id),
+    sku_id TEXT NOT NULL,
+    loc_id TEXT NOT NULL,
+    tag_id TEXT NOT NULL,
+    qty INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    notes TEXT
+  )`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
-  "0002_records": records
+  "0002_records": records,
+  "0010_inventory": inventory
 }

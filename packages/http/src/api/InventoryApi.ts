@@ -1,0 +1,110 @@
+/**
+ * Inventory (§4.5): the stock overview, the transaction ledger and lost-and-found items, all read
+ * only, plus stock adjustments (extension).
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { AdjustmentRequest, RecordIdFromPath } from "@wms/core"
+import { Schema } from "effect"
+import { Authorization } from "./Security.js"
+
+const Text = Schema.String
+const NullableText = Schema.NullOr(Schema.String)
+
+export const OverviewRecord = Schema.Struct({
+  content_id: Schema.Number,
+  sku_id: Text,
+  description: NullableText,
+  loc_id: Text,
+  qty: Schema.Number,
+  qty_allocated: Schema.Number,
+  qty_tasked_from: Schema.Number,
+  tag_id: Text,
+  expiry_date: NullableText,
+  client_id: NullableText,
+  created_datetime: Text
+})
+
+export const TransactionRecord = Schema.Struct({
+  id: Schema.Number,
+  dstamp: Text,
+  transaction_type: Schema.Literal("Receipt", "Allocate", "Deallocate", "Pick", "Shipment", "Adjustment", "Lost"),
+  content_id: Schema.Number,
+  from_loc_id: Text,
+  to_loc_id: Text,
+  final_loc_id: Text,
+  sku_id: Text,
+  qty: Schema.Number,
+  tag_id: Text,
+  order_id: NullableText,
+  line_id: Schema.NullOr(Schema.Number),
+  notes: NullableText,
+  client_id: NullableText
+})
+
+export const LostAndFoundRecord = Schema.Struct({
+  id: Schema.Number,
+  content_id: Schema.Number,
+  sku_id: Text,
+  description: NullableText,
+  loc_id: Text,
+  tag_id: Text,
+  qty: Schema.Number,
+  client_id: NullableText,
+  dstamp: Text,
+  created_by: Text,
+  notes: NullableText
+})
+
+const id = HttpApiSchema.param("id", RecordIdFromPath)
+
+export class InventoryApi extends HttpApiGroup.make("inventory")
+  .add(
+    HttpApiEndpoint.get("overview", "/inventory/overview")
+      .addSuccess(Schema.Array(OverviewRecord))
+      .annotate(OpenApi.Description, "The stock contents of the scope that hold stock. available = qty − qty_allocated − qty_tasked_from.")
+  )
+  .add(
+    HttpApiEndpoint.get("content")`/inventory/overview/${id}`
+      .addSuccess(OverviewRecord)
+      .annotate(OpenApi.Description, "One content by content_id; 404 `Inventory content with contentId <id> not found`.")
+  )
+  .add(
+    HttpApiEndpoint.get("transactions", "/inventory/transactions")
+      .addSuccess(Schema.Array(TransactionRecord))
+      .annotate(
+        OpenApi.Description,
+        "The ledger, oldest first. Types: Receipt, Allocate, Deallocate, Pick, Shipment, Adjustment, Lost. " +
+          "Every change of stock or allocation writes one; transactions are never changed or deleted. " +
+          "An Adjustment's qty is signed."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("transaction")`/inventory/transactions/${id}`
+      .addSuccess(TransactionRecord)
+      .annotate(OpenApi.Description, "404 `Inventory transaction with transactionId <id> not found`.")
+  )
+  .add(
+    HttpApiEndpoint.get("lostAndFound", "/inventory/lostandfound")
+      .addSuccess(Schema.Array(LostAndFoundRecord))
+      .annotate(OpenApi.Description, "Stock taken off a content that nobody can account for, e.g. the rest of a short pick.")
+  )
+  .add(
+    HttpApiEndpoint.get("lostAndFoundItem")`/inventory/lostandfound/${id}`
+      .addSuccess(LostAndFoundRecord)
+      .annotate(OpenApi.Description, "404 `Lost and found item with id <id> not found`.")
+  )
+  .add(
+    HttpApiEndpoint.post("adjust", "/inventory/adjustments")
+      .setPayload(AdjustmentRequest)
+      .annotate(
+        OpenApi.Description,
+        "Extension. Corrects stock without a pre-advice: `{content_id, qty}` or `{sku_id, loc_id, tag_id?, expiry_date?, qty}`, " +
+          "`qty` a signed non-zero integer, optional `notes`. A positive qty at a key with no content creates one (a generated " +
+          "tag_id when none is given; an expiry SKU without expiry_date gets today + expiry_days); a negative one needs an " +
+          "existing content. Writes an Adjustment transaction. A content can never go below qty_allocated + qty_tasked_from: " +
+          "409 naming the content. 204."
+      )
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Inventory")
+{}

@@ -1,0 +1,113 @@
+/**
+ * Stock contents, the ledger and lost-and-found items on @effect/sql.
+ */
+import { SqlClient } from "@effect/sql"
+import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "@wms/core"
+import type { Scope } from "@wms/core"
+import { Effect, Layer, Option } from "effect"
+import { nextCounterValue } from "./Counters.js"
+import { lockClause } from "./SqlMasterData.js"
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+export const layer = Layer.effect(
+  InventoryRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const forUpdate = lockClause(sql, "update")
+
+    /** The rows of table alias `t` that a scope may see. */
+    const visible = (t: string, scope: Scope) =>
+      scope.client_id === null
+        ? sql`${sql(t)}.site_id = ${scope.site_id}`
+        : sql`${sql(t)}.site_id = ${scope.site_id} AND ${sql(t)}.client_id = ${scope.client_id}`
+
+    const contentsWithDescription = (where: ReturnType<typeof visible>) =>
+      sql<ContentWithDescription>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id, c.loc_id, c.tag_id,
+          c.expiry_date, c.qty, c.qty_allocated, c.qty_tasked_from, c.created_at, s.description
+        FROM contents c LEFT JOIN skus s ON s.site_id = c.site_id AND s.sku_id = c.sku_id
+        WHERE ${where} ORDER BY c.content_id`
+
+    const lostAndFound = (where: ReturnType<typeof visible>) =>
+      sql<LostAndFoundItem & { description: string | null }>`SELECT l.*, s.description
+        FROM lost_and_found l LEFT JOIN skus s ON s.site_id = l.site_id AND s.sku_id = l.sku_id
+        WHERE ${where} ORDER BY l.id`
+
+    return InventoryRepository.of({
+      listContents: (scope) =>
+        contentsWithDescription(sql`${visible("c", scope)} AND c.qty > 0`).pipe(
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.listContents")
+        ),
+      findContent: (scope, contentId) =>
+        contentsWithDescription(sql`${visible("c", scope)} AND c.content_id = ${contentId}`).pipe(
+          Effect.map(first),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.findContent")
+        ),
+      lockContent: (scope, contentId) =>
+        sql<Content>`SELECT * FROM contents c WHERE ${visible("c", scope)} AND c.content_id = ${contentId} ${forUpdate}`
+          .pipe(Effect.map(first), Effect.orDie, Effect.withSpan("InventoryRepository.lockContent")),
+      lockContentAt: (owner, key) =>
+        sql<Content>`SELECT * FROM contents WHERE site_id = ${owner.site_id}
+          AND ${owner.client_id === null ? sql`client_id IS NULL` : sql`client_id = ${owner.client_id}`}
+          AND sku_id = ${key.sku_id} AND loc_id = ${key.loc_id} AND tag_id = ${key.tag_id}
+          AND ${key.expiry_date === null ? sql`expiry_date IS NULL` : sql`expiry_date = ${key.expiry_date}`}
+          ORDER BY content_id LIMIT 1 ${forUpdate}`.pipe(
+          Effect.map(first),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.lockContentAt")
+        ),
+      insertContent: (content) =>
+        sql<{ content_id: number }>`INSERT INTO contents ${sql.insert(content)} RETURNING content_id`.pipe(
+          Effect.map((rows) => rows[0].content_id),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.insertContent")
+        ),
+      setQuantities: (contentId, q) =>
+        sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
+          qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.setQuantities")
+        ),
+      nextTagId: (siteId) =>
+        nextCounterValue(sql, siteId, "tag").pipe(
+          Effect.map((n) => `T${String(n).padStart(8, "0")}`),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.nextTagId")
+        ),
+      appendTransaction: (entry) =>
+        sql<{ id: number }>`INSERT INTO inventory_transactions ${sql.insert(entry)} RETURNING id`.pipe(
+          Effect.map((rows) => rows[0].id),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.appendTransaction")
+        ),
+      listTransactions: (scope) =>
+        sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} ORDER BY t.id`.pipe(
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.listTransactions")
+        ),
+      findTransaction: (scope, id) =>
+        sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} AND t.id = ${id}`.pipe(
+          Effect.map(first),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.findTransaction")
+        ),
+      insertLostAndFound: (item) =>
+        sql<{ id: number }>`INSERT INTO lost_and_found ${sql.insert(item)} RETURNING id`.pipe(
+          Effect.map((rows) => rows[0].id),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.insertLostAndFound")
+        ),
+      listLostAndFound: (scope) =>
+        lostAndFound(visible("l", scope)).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.listLostAndFound")),
+      findLostAndFound: (scope, id) =>
+        lostAndFound(sql`${visible("l", scope)} AND l.id = ${id}`).pipe(
+          Effect.map(first),
+          Effect.orDie,
+          Effect.withSpan("InventoryRepository.findLostAndFound")
+        )
+    })
+  })
+)
