@@ -14,12 +14,14 @@ import {
   PayloadTooLargeError,
   Unauthorized
 } from "./api/Errors.js"
+import { OrdersApi } from "./api/OrdersApi.js"
 import { SystemApi } from "./api/SystemApi.js"
 
 export class WarehouseApi extends HttpApi.make("warehouse")
   .add(SystemApi)
   .add(AuthApi)
   .add(AdminApi)
+  .add(OrdersApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(ForbiddenError)

@@ -8,11 +8,12 @@ import { WarehouseApi } from "./Api.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { AdminHandlers } from "./handlers/AdminHandlers.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
+import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
 import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
 export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, AdminHandlers]),
+  Layer.provide([SystemHandlers, AuthHandlers, AdminHandlers, OrdersHandlers]),
   Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
 )

@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, TimeZone } from "@wms/core"
+import { Administration, Orders, TimeZone } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -16,7 +16,8 @@ export interface WarehouseOptions {
 
 /** Every service of the warehouse, on the ports of a store. */
 const services = Layer.mergeAll(
-  Administration.Default
+  Administration.Default,
+  Orders.Default
 )
 
 /**

@@ -4,6 +4,7 @@
  */
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
+import * as SqlOrderRepository from "./SqlOrderRepository.js"
 import * as SqlPartnerRepository from "./SqlPartnerRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
@@ -18,6 +19,7 @@ export const repositories = Layer.mergeAll(
   SqlSiteRepository.layer,
   SqlUserRepository.layer,
   SqlSettingRepository.layer,
+  SqlOrderRepository.layer,
   SqlPartnerRepository.layer,
   SqlCarrierRepository.layer,
   SqlSkuGroupRepository.layer,

@@ -1,0 +1,349 @@
+/**
+ * Outbound orders and their lines (API §2.2, §4.2; DECISIONS §4): the records, the write bodies
+ * and the `Orders` service holding every rule about them.
+ */
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Conflict, invalidField, NotFound } from "./Errors.js"
+import { CalendarDate, Quantity, TimeZone, formatDateTime } from "./Formats.js"
+import { assignLineNumbers, maxLineNumber } from "./LineNumbering.js"
+import {
+  type OrderFields,
+  type OrderLineRow,
+  type OrderLineWrite,
+  OrderRepository,
+  type OrderRow,
+  type StoredOrder
+} from "./OrderRepository.js"
+import { Status, type StatusId, statusDescription, statusObject } from "./Status.js"
+import { type Actor, ownerOf } from "./Tenancy.js"
+import { Transactor } from "./Transactor.js"
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+// A text the stores keep exactly as sent: PostgreSQL refuses U+0000, and a lone surrogate would be
+// stored as U+FFFD, so both are a 400 here rather than a 500 or a silently changed value.
+const StoredText = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
+  Schema.filter((s) => !loneSurrogate.test(s), { message: () => "must be valid Unicode text" })
+)
+
+/** An order id in a path: any text the store can look up; one that does not exist is a 404. */
+export const OrderIdFromPath = StoredText
+
+/** An order id on write: 1 to 100 characters, not only blanks (it is a key of the store). */
+export const OrderId = StoredText.pipe(
+  Schema.filter((s) => s.trim() !== "", { message: () => "must not be empty" }),
+  Schema.filter((s) => s.length <= 100, { message: () => "must be at most 100 characters" })
+)
+
+const maxInteger = 2147483647
+
+// The id of a referenced record (customer, carrier): a positive 32-bit integer.
+const ReferenceId = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, { message: () => "must be an integer id" })
+)
+
+const LineNumber = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxLineNumber, {
+    message: () => `must be an integer from 1 to ${maxLineNumber}`
+  })
+)
+
+// Quantity bounded by what the store's 32-bit column holds.
+const LineQuantity = Quantity.pipe(
+  Schema.filter((n) => n <= maxInteger, { message: () => `must be at most ${maxInteger}` })
+)
+
+const SkuReference = StoredText.pipe(Schema.filter((s) => s !== "", { message: () => "must not be empty" }))
+
+const nullable = <S extends Schema.Schema.Any>(schema: S) =>
+  Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
+
+const patchable = <S extends Schema.Schema.Any>(schema: S) => Schema.optional(Schema.NullOr(schema))
+
+/** An order line on write; without `line` it gets the next free number. */
+export const NewOrderLine = Schema.Struct({
+  sku_id: SkuReference,
+  qty: LineQuantity,
+  line: patchable(LineNumber)
+})
+export type NewOrderLine = typeof NewOrderLine.Type
+
+/** The body of `POST /orders`. */
+export const NewOrder = Schema.Struct({
+  order_id: OrderId,
+  customer_id: nullable(ReferenceId),
+  order_date: nullable(CalendarDate),
+  ship_by_date: nullable(CalendarDate),
+  carrier_id: nullable(ReferenceId),
+  ship_dock: nullable(StoredText),
+  lines: Schema.optionalWith(
+    Schema.Array(NewOrderLine).annotations({ message: () => "must be an array of order lines" }),
+    { default: () => [], nullable: true }
+  )
+})
+export type NewOrder = typeof NewOrder.Type
+
+/** The body of `PUT /orders/:id`: only the fields present change; `null` clears one. */
+export const OrderUpdate = Schema.Struct({
+  customer_id: patchable(ReferenceId),
+  order_date: patchable(CalendarDate),
+  ship_by_date: patchable(CalendarDate),
+  carrier_id: patchable(ReferenceId),
+  ship_dock: patchable(StoredText)
+})
+export type OrderUpdate = typeof OrderUpdate.Type
+
+/** The body of `PUT /orders/:id/lines/:line_id`. */
+export const OrderLineUpdate = Schema.Struct({
+  sku_id: SkuReference,
+  qty: LineQuantity
+})
+export type OrderLineUpdate = typeof OrderLineUpdate.Type
+
+/** An order line as the API shows it. */
+export const OrderLine = Schema.Struct({
+  order_id: Schema.String,
+  line: Schema.Number,
+  sku_id: Schema.String,
+  qty: Schema.Number,
+  qty_picked: Schema.Number,
+  qty_shipped: Schema.Number
+})
+export type OrderLine = typeof OrderLine.Type
+
+const orderHeader = {
+  order_id: Schema.String,
+  client_id: Schema.NullOr(Schema.String),
+  order_date: Schema.NullOr(Schema.String),
+  order_status: Schema.Struct({ id: Schema.Number, description: Schema.String }),
+  order_status_description: Schema.String,
+  customer: Schema.NullOr(Schema.Struct({ id: Schema.Number, name: Schema.String })),
+  ship_by_date: Schema.NullOr(Schema.String),
+  carrier: Schema.NullOr(Schema.String),
+  ship_dock: Schema.NullOr(Schema.String),
+  creation_datetime: Schema.String,
+  created_by: Schema.String
+}
+
+/** An order as `GET /orders/:id` shows it (§2.2). */
+export const Order = Schema.Struct({ ...orderHeader, lines: Schema.Array(OrderLine) })
+export type Order = typeof Order.Type
+
+/** An order in `GET /orders`: without `lines` when they are suppressed by `lines=false`. */
+export const OrderListItem = Schema.Struct({ ...orderHeader, lines: Schema.optional(Schema.Array(OrderLine)) })
+export type OrderListItem = typeof OrderListItem.Type
+
+/** `404 Order with OrderID <id> not found`, the documented message. */
+export const orderNotFound = (orderId: string) => new NotFound({ message: `Order with OrderID ${orderId} not found` })
+
+const orderExists = (orderId: string) => new Conflict({ message: `Order with OrderID ${orderId} already exists` })
+
+const lineNotFound = (orderId: string, line: number) =>
+  new NotFound({ message: `Line ${line} of order ${orderId} not found` })
+
+const lineExists = (orderId: string, line: number) =>
+  new Conflict({ message: `Line ${line} of order ${orderId} already exists` })
+
+const describe = (statusId: number) => statusDescription(statusId as StatusId) ?? `status ${statusId}`
+
+const customerName = (row: OrderRow) =>
+  row.customer_town === null || row.customer_town === "" ? row.customer_name : `${row.customer_name}, ${row.customer_town}`
+
+const toLine = (orderId: string, row: OrderLineRow): OrderLine => ({
+  order_id: orderId,
+  line: row.line,
+  sku_id: row.sku_id,
+  qty: row.qty,
+  qty_picked: row.qty_picked,
+  qty_shipped: row.qty_shipped
+})
+
+const toHeader = (row: OrderRow, timeZone: string) => ({
+  order_id: row.order_id,
+  client_id: row.client_id,
+  order_date: row.order_date,
+  order_status: statusObject(row.status_id as StatusId),
+  order_status_description: describe(row.status_id),
+  customer: row.customer_id === null ? null : { id: row.customer_id, name: customerName(row) ?? "" },
+  ship_by_date: row.ship_by_date,
+  carrier: row.carrier_name,
+  ship_dock: row.ship_dock,
+  creation_datetime: formatDateTime(row.created_at, timeZone),
+  created_by: row.created_by
+})
+
+const toOrder = ({ header, lines }: StoredOrder, timeZone: string): Order => ({
+  ...toHeader(header, timeZone),
+  lines: lines.map((line) => toLine(header.order_id, line))
+})
+
+// A dock of "" is no dock: an absent value is null, never "".
+const dock = (value: string | null) => (value === null || value.trim() === "" ? null : value)
+
+export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
+  effect: Effect.gen(function*() {
+    const orders = yield* OrderRepository
+    const { atomically } = yield* Transactor
+
+    const findOrder = (actor: Actor, orderId: string) =>
+      Effect.flatMap(
+        orders.find(actor.scope, orderId),
+        Option.match({ onNone: () => Effect.fail(orderNotFound(orderId)), onSome: Effect.succeed })
+      )
+
+    const checkReferences = Effect.fn("Orders.checkReferences")(function*(
+      actor: Actor,
+      fields: { readonly customer_id?: number | null; readonly carrier_id?: number | null }
+    ) {
+      if (typeof fields.customer_id === "number" && !(yield* orders.customerVisible(actor.scope, fields.customer_id))) {
+        return yield* invalidField("customer_id", `customer ${fields.customer_id} does not exist`)
+      }
+      if (typeof fields.carrier_id === "number" && !(yield* orders.carrierVisible(actor.scope, fields.carrier_id))) {
+        return yield* invalidField("carrier_id", `carrier ${fields.carrier_id} does not exist`)
+      }
+    })
+
+    // `pathOf(i)` is the field path of line i's sku_id, as the body shapes it.
+    const checkSkus = Effect.fn("Orders.checkSkus")(function*(
+      actor: Actor,
+      lines: ReadonlyArray<{ readonly sku_id: string }>,
+      pathOf: (index: number) => string
+    ) {
+      if (lines.length === 0) return
+      const visible = yield* orders.visibleSkus(actor.scope, [...new Set(lines.map((line) => line.sku_id))])
+      const missing = lines.findIndex((line) => !visible.has(line.sku_id))
+      if (missing >= 0) return yield* invalidField(pathOf(missing), `sku ${lines[missing].sku_id} does not exist`)
+    })
+
+    const requireReleased = Effect.fn("Orders.requireReleased")(function*(header: OrderRow, action: string) {
+      const status = yield* orders.lock(header.ref)
+      if (Option.isNone(status)) return yield* orderNotFound(header.order_id)
+      if (status.value !== Status.Released) {
+        return yield* new Conflict({
+          message: `Order with OrderID ${header.order_id} is ${describe(status.value)}: ${action} only while it is Released`
+        })
+      }
+    })
+
+    const numberLines = (orderId: string, existing: ReadonlyArray<number>, lines: ReadonlyArray<NewOrderLine>) =>
+      Either.match(assignLineNumbers(existing, lines.map((line) => line.line)), {
+        onLeft: (failure) =>
+          Effect.fail(
+            failure._tag === "DuplicateLine"
+              ? lineExists(orderId, failure.line)
+              : new Conflict({ message: `Order with OrderID ${orderId} has no line number left` })
+          ),
+        onRight: (numbers) =>
+          Effect.succeed(lines.map((line, i) => ({ line: numbers[i], sku_id: line.sku_id, qty: line.qty })))
+      })
+
+    const insertLines = Effect.fn("Orders.insertLines")(function*(
+      ref: number,
+      orderId: string,
+      lines: ReadonlyArray<OrderLineWrite>
+    ) {
+      if (lines.length === 0) return
+      // The lock makes this rare, but a number taken meanwhile is still a 409, never a 500.
+      const taken = yield* orders.insertLines(ref, lines)
+      if (taken.length > 0) return yield* lineExists(orderId, taken[0])
+    })
+
+    const list = Effect.fn("Orders.list")(function*(actor: Actor, options: { readonly lines: boolean }) {
+      const timeZone = yield* TimeZone
+      const stored = yield* orders.list(actor.scope, options.lines)
+      return options.lines
+        ? stored.map((order): OrderListItem => toOrder(order, timeZone))
+        : stored.map((order): OrderListItem => toHeader(order.header, timeZone))
+    })
+
+    const get = Effect.fn("Orders.get")(function*(actor: Actor, orderId: string) {
+      return toOrder(yield* findOrder(actor, orderId), yield* TimeZone)
+    })
+
+    const create = Effect.fn("Orders.create")(function*(actor: Actor, input: NewOrder) {
+      yield* checkReferences(actor, input)
+      yield* checkSkus(actor, input.lines, (i) => `lines.${i}.sku_id`)
+      const lines = yield* numberLines(input.order_id, [], input.lines)
+      const ref = yield* orders.insert({
+        owner: ownerOf(actor.scope),
+        order_id: input.order_id,
+        status_id: Status.Released,
+        customer_id: input.customer_id,
+        order_date: input.order_date,
+        ship_by_date: input.ship_by_date,
+        carrier_id: input.carrier_id,
+        ship_dock: dock(input.ship_dock),
+        created_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
+        created_by: actor.userId
+      })
+      if (Option.isNone(ref)) return yield* orderExists(input.order_id)
+      yield* insertLines(ref.value, input.order_id, lines)
+    }, atomically)
+
+    const update = Effect.fn("Orders.update")(function*(actor: Actor, orderId: string, input: OrderUpdate) {
+      yield* checkReferences(actor, input)
+      const { header } = yield* findOrder(actor, orderId)
+      const changes: { -readonly [K in keyof OrderFields]?: OrderFields[K] } = {}
+      if (input.customer_id !== undefined) changes.customer_id = input.customer_id
+      if (input.order_date !== undefined) changes.order_date = input.order_date
+      if (input.ship_by_date !== undefined) changes.ship_by_date = input.ship_by_date
+      if (input.carrier_id !== undefined) changes.carrier_id = input.carrier_id
+      if (input.ship_dock !== undefined) changes.ship_dock = dock(input.ship_dock)
+      if (!(yield* orders.update(header.ref, changes))) return yield* orderNotFound(orderId)
+    }, atomically)
+
+    const remove = Effect.fn("Orders.remove")(function*(actor: Actor, orderId: string) {
+      const { header } = yield* findOrder(actor, orderId)
+      yield* requireReleased(header, "it can be deleted")
+      yield* orders.remove(header.ref)
+    }, atomically)
+
+    const listLines = Effect.fn("Orders.listLines")(function*(actor: Actor, orderId: string) {
+      return (yield* get(actor, orderId)).lines
+    })
+
+    const getLine = Effect.fn("Orders.getLine")(function*(actor: Actor, orderId: string, line: number) {
+      const found = (yield* get(actor, orderId)).lines.find((_) => _.line === line)
+      if (found === undefined) return yield* lineNotFound(orderId, line)
+      return found
+    })
+
+    const addLines = Effect.fn("Orders.addLines")(function*(
+      actor: Actor,
+      orderId: string,
+      input: NewOrderLine | ReadonlyArray<NewOrderLine>
+    ) {
+      const lines: ReadonlyArray<NewOrderLine> = Array.isArray(input) ? input : [input as NewOrderLine]
+      yield* checkSkus(actor, lines, (i) => (Array.isArray(input) ? `${i}.sku_id` : "sku_id"))
+      const { header } = yield* findOrder(actor, orderId)
+      yield* requireReleased(header, "its lines can change")
+      const numbered = yield* numberLines(orderId, yield* orders.lineNumbers(header.ref), lines)
+      yield* insertLines(header.ref, orderId, numbered)
+    }, atomically)
+
+    const updateLine = Effect.fn("Orders.updateLine")(function*(
+      actor: Actor,
+      orderId: string,
+      line: number,
+      input: OrderLineUpdate
+    ) {
+      yield* checkSkus(actor, [input], () => "sku_id")
+      const { header, lines } = yield* findOrder(actor, orderId)
+      if (!lines.some((_) => _.line === line)) return yield* lineNotFound(orderId, line)
+      yield* requireReleased(header, "its lines can change")
+      if (!(yield* orders.updateLine(header.ref, { line, sku_id: input.sku_id, qty: input.qty }))) {
+        return yield* lineNotFound(orderId, line)
+      }
+    }, atomically)
+
+    const removeLine = Effect.fn("Orders.removeLine")(function*(actor: Actor, orderId: string, line: number) {
+      const { header, lines } = yield* findOrder(actor, orderId)
+      if (!lines.some((_) => _.line === line)) return yield* lineNotFound(orderId, line)
+      yield* requireReleased(header, "its lines can change")
+      if (!(yield* orders.removeLine(header.ref, line))) return yield* lineNotFound(orderId, line)
+    }, atomically)
+
+    return { list, get, create, update, remove, listLines, getLine, addLines, updateLine, removeLine } as const
+  })
+}) {}

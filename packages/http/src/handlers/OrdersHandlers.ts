@@ -1,0 +1,27 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Orders } from "@wms/core"
+import { Effect } from "effect"
+import { CurrentActor } from "../api/Security.js"
+import { WarehouseApi } from "../Api.js"
+
+export const OrdersHandlers = HttpApiBuilder.group(WarehouseApi, "orders", (handlers) =>
+  Effect.gen(function*() {
+    const orders = yield* Orders
+    return handlers
+      .handle("listOrders", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => orders.list(actor, { lines: urlParams.lines !== "false" })))
+      .handle("createOrder", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => orders.create(actor, payload)))
+      .handle("getOrder", ({ path }) => Effect.flatMap(CurrentActor, (actor) => orders.get(actor, path.id)))
+      .handle("updateOrder", ({ path, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => orders.update(actor, path.id, payload)))
+      .handle("deleteOrder", ({ path }) => Effect.flatMap(CurrentActor, (actor) => orders.remove(actor, path.id)))
+      .handle("listOrderLines", ({ path }) => Effect.flatMap(CurrentActor, (actor) => orders.listLines(actor, path.id)))
+      .handle("addOrderLines", ({ path, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => orders.addLines(actor, path.id, payload)))
+      .handle("getOrderLine", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) => orders.getLine(actor, path.id, path.line_id)))
+      .handle("updateOrderLine", ({ path, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => orders.updateLine(actor, path.id, path.line_id, payload)))
+      .handle("deleteOrderLine", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) => orders.removeLine(actor, path.id, path.line_id)))
+  }))
