@@ -1,0 +1,26 @@
+/**
+ * Receiving (extension): stock arriving against a pre-advice.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { ReceiptRequest } from "@wms/core"
+import { Schema } from "effect"
+import { Authorization } from "./Security.js"
+
+export class ReceivingApi extends HttpApiGroup.make("receiving")
+  .add(
+    HttpApiEndpoint.post("receive")`/preadvices/${HttpApiSchema.param("id", Schema.String)}/receive`
+      // An empty body receives everything, like `{}`.
+      .setPayload(Schema.NullOr(ReceiptRequest))
+      .annotate(
+        OpenApi.Description,
+        "Extension. Body (optional) `{lines?: [{line, qty, loc_id?, tag_id?, expiry_date?}]}`; without `lines` every line is received " +
+          "in full. Each received line creates a stock content (a generated tag_id when none is given; loc_id defaults to " +
+          "the site's receiving location, `RECEIVING`; an expiry SKU without expiry_date gets the receipt date + " +
+          "expiry_days), raises qty_received, writes a Receipt transaction (line_id = the pre-advice line, notes = " +
+          "`PreAdvice <id>`) and moves the pre-advice to In Receipt (2) or Received (3). Receiving more than expected or " +
+          "an unknown line: 400 naming it; nothing left to receive: 409; a missing pre-advice: 404. 204."
+      )
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Receiving")
+{}
