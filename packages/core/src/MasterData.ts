@@ -3,12 +3,17 @@
  * text fields on write, and a stored record together with its owner.
  */
 import { Schema } from "effect"
+import { ClientId } from "./Ids.js"
 import type { Owner } from "./Tenancy.js"
 
-// PostgreSQL cannot store U+0000 in text: refusing it here keeps it a 400 instead of a 500.
-const withoutNul = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" })
-)
+// PostgreSQL cannot take U+0000 in text, not even as a query parameter: refusing it keeps it a 400.
+const hasNoNul = (s: string) => !s.includes("\u0000")
+const nulMessage = { message: () => "must not contain NUL characters" }
+
+const withoutNul = Schema.String.pipe(Schema.filter(hasNoNul, nulMessage))
+
+/** A text id in a path (`sku_id`, `sku_group_id`): any string but one with U+0000. */
+export const TextIdFromPath = withoutNul
 
 /** A required text: a string that is not blank. */
 export const RequiredText = withoutNul.pipe(
@@ -31,6 +36,9 @@ export const OptionalMasterText = Schema.optionalWith(EmptyAsNull, { default: ()
 
 /** How a looked-up row is held until the transaction ends: against changes, or against any write. */
 export type RowLock = "none" | "share" | "update"
+
+/** The optional `client_id` of a write body that names the owning client. */
+export const OptionalClientId = Schema.optionalWith(Schema.NullOr(ClientId.pipe(Schema.filter(hasNoNul, nulMessage))), { default: () => null })
 
 /** A record as the store keeps it: the public record and who owns it. */
 export interface Stored<A> {

@@ -6,7 +6,7 @@
 import { Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { ClientId, type SiteId } from "./Ids.js"
-import { RequiredText, type RowLock } from "./MasterData.js"
+import { OptionalClientId, RequiredText, type RowLock } from "./MasterData.js"
 import { ownerForWrite } from "./Ownership.js"
 import { SiteRepository } from "./SiteRepository.js"
 import { SkuGroupRepository } from "./SkuGroupRepository.js"
@@ -21,12 +21,10 @@ export const SkuGroup = Schema.Struct({
 })
 export type SkuGroup = typeof SkuGroup.Type
 
-const OptionalClient = Schema.optionalWith(Schema.NullOr(ClientId), { default: () => null })
-
 /** The body of `POST /skugroups`; the id is generated. */
 export const NewSkuGroup = Schema.Struct({
   description: RequiredText,
-  client_id: OptionalClient
+  client_id: OptionalClientId
 })
 export type NewSkuGroup = typeof NewSkuGroup.Type
 
@@ -34,7 +32,7 @@ export type NewSkuGroup = typeof NewSkuGroup.Type
 export const SkuGroupUpdate = Schema.Struct({
   sku_group_id: Schema.optional(Schema.String),
   description: RequiredText,
-  client_id: OptionalClient
+  client_id: OptionalClientId
 })
 export type SkuGroupUpdate = typeof SkuGroupUpdate.Type
 

@@ -6,8 +6,9 @@
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { ClientId, type SiteId } from "./Ids.js"
-import { OptionalMasterText, RequiredText, TextId } from "./MasterData.js"
+import { OptionalClientId, OptionalMasterText, RequiredText, TextId } from "./MasterData.js"
 import { ownerForWrite } from "./Ownership.js"
+import { pickMethods } from "./PickMethods.js"
 import { SiteRepository } from "./SiteRepository.js"
 import { SkuGroupRepository } from "./SkuGroupRepository.js"
 import { clientUnchangeable, skuGroupOwner } from "./SkuGroups.js"
@@ -62,7 +63,11 @@ const Measure = Schema.Number.pipe(
   Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a number of at least 0" })
 )
 
-const PickMethodId = Schema.Literal(1, 2).annotations({ message: () => "must be 1 (per qty) or 2 (per each)" })
+const PickMethodId = Schema.Number.pipe(
+  Schema.filter((n) => pickMethods.some((method) => method.id === n), {
+    message: () => "must be 1 (per qty) or 2 (per each)"
+  })
+)
 
 const optionalNull = <A, I>(schema: Schema.Schema<A, I>) =>
   Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
@@ -86,8 +91,8 @@ const writableFields = {
   preferred_putaway_location: OptionalMasterText,
   qty_on_full_pallet: optionalNull(Count),
   default_receipt_quantity: optionalNull(Count),
-  pick_method: Schema.optionalWith(PickMethodId, { default: () => 1 as const, nullable: true }),
-  client_id: optionalNull(ClientId)
+  pick_method: Schema.optionalWith(PickMethodId, { default: () => 1, nullable: true }),
+  client_id: OptionalClientId
 }
 
 /** The body of `POST /skus`. */

@@ -5,6 +5,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "./api/AdminApi.js"
 import { AuthApi } from "./api/AuthApi.js"
+import { CarriersApi } from "./api/CarriersApi.js"
 import {
   BadRequest,
   ConflictError,
@@ -15,12 +16,20 @@ import {
   Unauthorized
 } from "./api/Errors.js"
 import { OrdersApi } from "./api/OrdersApi.js"
+import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
+import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
 
 export class WarehouseApi extends HttpApi.make("warehouse")
   .add(SystemApi)
   .add(AuthApi)
   .add(AdminApi)
+  .add(CustomersApi)
+  .add(SuppliersApi)
+  .add(CarriersApi)
+  .add(SkusApi)
+  .add(SkuGroupsApi)
+  .add(PickMethodsApi)
   .add(OrdersApi)
   .addError(BadRequest)
   .addError(Unauthorized)

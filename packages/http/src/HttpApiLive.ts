@@ -8,12 +8,26 @@ import { WarehouseApi } from "./Api.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { AdminHandlers } from "./handlers/AdminHandlers.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
+import { CarriersHandlers } from "./handlers/CarriersHandlers.js"
 import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
+import { CustomersHandlers, SuppliersHandlers } from "./handlers/PartnersHandlers.js"
 import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
+import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
 export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, AdminHandlers, OrdersHandlers]),
+  Layer.provide([
+    SystemHandlers,
+    AuthHandlers,
+    AdminHandlers,
+    OrdersHandlers,
+    CustomersHandlers,
+    SuppliersHandlers,
+    CarriersHandlers,
+    SkusHandlers,
+    SkuGroupsHandlers,
+    PickMethodsHandlers
+  ]),
   Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
 )

@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Orders, TimeZone } from "@wms/core"
+import { Administration, Carriers, Orders, Partners, SkuGroups, Skus, TimeZone } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -17,6 +17,10 @@ export interface WarehouseOptions {
 /** Every service of the warehouse, on the ports of a store. */
 const services = Layer.mergeAll(
   Administration.Default,
+  Partners.Default,
+  Carriers.Default,
+  SkuGroups.Default,
+  Skus.Default,
   Orders.Default
 )
 

@@ -1,0 +1,74 @@
+/**
+ * Customers and suppliers (§2.8, §4.7 of the API document): two groups of one shape.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Partner, PartnerDetail, PartnerInput, RecordIdFromPath } from "@wms/core"
+import { Schema } from "effect"
+import { Authorization } from "./Security.js"
+
+const IdPath = Schema.Struct({ id: RecordIdFromPath })
+
+const partnerGroup = <const Group extends string, const One extends string, const Many extends string>(
+  group: Group,
+  names: { readonly one: One; readonly many: Many },
+  wording: { readonly title: string; readonly usedBy: string; readonly addressType: string }
+) => {
+  const path = `/${group}` as const
+  const notFound = `Missing in the scope: 404 \`${wording.title} with id <id> not found\`; a non-integer id: 400.`
+  return HttpApiGroup.make(group)
+    .add(
+      HttpApiEndpoint.get(`list${names.many}` as const, path)
+        .addSuccess(Schema.Array(Partner))
+        .annotate(OpenApi.Description, `The ${group} of the scope, by id. \`address_id\` is always the record's own id.`)
+    )
+    .add(
+      HttpApiEndpoint.post(`create${names.one}` as const, path)
+        .setPayload(PartnerInput)
+        .annotate(
+          OpenApi.Description,
+          `Creates a ${wording.addressType}, owned by the site and client of the \`site\` header. \`name\` is ` +
+            "required and not blank; the other fields are optional, and an absent, null or empty one is stored as " +
+            "null. The address is kept on the record: `address_id` equals `id`."
+        )
+    )
+    .add(
+      HttpApiEndpoint.get(`get${names.one}` as const, `${path}/:id`)
+        .setPath(IdPath)
+        .addSuccess(PartnerDetail)
+        .annotate(
+          OpenApi.Description,
+          `One ${wording.addressType}, with \`address_type\`: the string "${wording.addressType}". ${notFound}`
+        )
+    )
+    .add(
+      HttpApiEndpoint.put(`update${names.one}` as const, `${path}/:id`)
+        .setPath(IdPath)
+        .setPayload(PartnerInput)
+        .annotate(
+          OpenApi.Description,
+          "Replaces every writable field, as on create: an optional field left out becomes null. " + notFound
+        )
+    )
+    .add(
+      HttpApiEndpoint.del(`delete${names.one}` as const, `${path}/:id`)
+        .setPath(IdPath)
+        .annotate(
+          OpenApi.Description,
+          `204. Still referred to by ${wording.usedBy}: 409 \`${wording.title} <id> is used by ${wording.usedBy}\`. ` +
+            notFound
+        )
+    )
+    .middleware(Authorization)
+}
+
+export class CustomersApi extends partnerGroup("customers", { one: "Customer", many: "Customers" }, {
+  title: "Customer",
+  usedBy: "orders",
+  addressType: "customer"
+}).annotate(OpenApi.Title, "Customers") {}
+
+export class SuppliersApi extends partnerGroup("suppliers", { one: "Supplier", many: "Suppliers" }, {
+  title: "Supplier",
+  usedBy: "pre-advices",
+  addressType: "supplier"
+}).annotate(OpenApi.Title, "Suppliers") {}
