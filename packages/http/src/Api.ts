@@ -15,8 +15,11 @@ import {
   PayloadTooLargeError,
   Unauthorized
 } from "./api/Errors.js"
+import { InventoryApi } from "./api/InventoryApi.js"
+import { ReceivingApi } from "./api/ReceivingApi.js"
 import { OrdersApi } from "./api/OrdersApi.js"
 import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
+import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
 
@@ -31,6 +34,9 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .add(SkuGroupsApi)
   .add(PickMethodsApi)
   .add(OrdersApi)
+  .add(PreAdvicesApi)
+  .add(InventoryApi)
+  .add(ReceivingApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(ForbiddenError)

@@ -9,8 +9,11 @@ import * as ErrorResponses from "./ErrorResponses.js"
 import { AdminHandlers } from "./handlers/AdminHandlers.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
 import { CarriersHandlers } from "./handlers/CarriersHandlers.js"
+import { InventoryHandlers } from "./handlers/InventoryHandlers.js"
+import { ReceivingHandlers } from "./handlers/ReceivingHandlers.js"
 import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
 import { CustomersHandlers, SuppliersHandlers } from "./handlers/PartnersHandlers.js"
+import { PreAdvicesHandlers } from "./handlers/PreAdvicesHandlers.js"
 import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
@@ -22,12 +25,15 @@ export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
     AuthHandlers,
     AdminHandlers,
     OrdersHandlers,
+    PreAdvicesHandlers,
     CustomersHandlers,
     SuppliersHandlers,
     CarriersHandlers,
     SkusHandlers,
     SkuGroupsHandlers,
-    PickMethodsHandlers
+    PickMethodsHandlers,
+    InventoryHandlers,
+    ReceivingHandlers
   ]),
   Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
 )

@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Carriers, Orders, Partners, SkuGroups, Skus, TimeZone } from "@wms/core"
+import { Administration, Carriers, Inventory, Orders, Receiving, Partners, PreAdvices, SkuGroups, Skus, TimeZone } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -21,7 +21,10 @@ const services = Layer.mergeAll(
   Carriers.Default,
   SkuGroups.Default,
   Skus.Default,
-  Orders.Default
+  PreAdvices.Default,
+  Orders.Default,
+  Inventory.Default,
+  Receiving.Default
 )
 
 /**

@@ -4,8 +4,11 @@
  */
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
+import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
+import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
 import * as SqlOrderRepository from "./SqlOrderRepository.js"
 import * as SqlPartnerRepository from "./SqlPartnerRepository.js"
+import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
@@ -17,9 +20,12 @@ export { migrations } from "./Migrations.js"
 /** Every repository port of the core, on the `SqlClient` in context. */
 export const repositories = Layer.mergeAll(
   SqlSiteRepository.layer,
+  SqlInventoryRepository.layer,
+  SqlReceivingRepository.layer,
   SqlUserRepository.layer,
   SqlSettingRepository.layer,
   SqlOrderRepository.layer,
+  SqlPreAdviceRepository.layer,
   SqlPartnerRepository.layer,
   SqlCarrierRepository.layer,
   SqlSkuGroupRepository.layer,

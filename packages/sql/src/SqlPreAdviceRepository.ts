@@ -1,0 +1,202 @@
+/**
+ * Pre-advices and their lines on @effect/sql, with the look-ups of the suppliers and SKUs they
+ * refer to.
+ */
+import { SqlClient } from "@effect/sql"
+import {
+  ClientId,
+  type PreAdvicePage,
+  PreAdviceRepository,
+  type Scope,
+  SiteId,
+  type StatusId,
+  type StoredPreAdvice,
+  type StoredPreAdviceLine,
+  UserId
+} from "@wms/core"
+import { Array as Arr, Effect, Layer, Option } from "effect"
+
+interface PreAdviceRow {
+  readonly id: number
+  readonly site_id: string
+  readonly pre_advice_id: string
+  readonly client_id: string | null
+  readonly status_id: number
+  readonly supplier_id: number | null
+  readonly supplier_name: string | null
+  readonly created_at: string
+  readonly created_by: string
+}
+
+interface LineRow {
+  readonly line: number
+  readonly sku_id: string
+  readonly qty: number
+  readonly qty_received: number
+  readonly pallet_id: string | null
+  readonly client_id: string | null
+}
+
+const toPreAdvice = (row: PreAdviceRow): StoredPreAdvice => ({
+  ref: row.id,
+  site_id: SiteId.make(row.site_id),
+  pre_advice_id: row.pre_advice_id,
+  client_id: row.client_id === null ? null : ClientId.make(row.client_id),
+  status_id: row.status_id as StatusId,
+  supplier: row.supplier_id === null || row.supplier_name === null ? null : { id: row.supplier_id, name: row.supplier_name },
+  created_at: row.created_at,
+  created_by: UserId.make(row.created_by)
+})
+
+const toLine = (row: LineRow): StoredPreAdviceLine => ({
+  line: row.line,
+  sku_id: row.sku_id,
+  qty: row.qty,
+  qty_received: row.qty_received,
+  pallet_id: row.pallet_id,
+  client_id: row.client_id === null ? null : ClientId.make(row.client_id)
+})
+
+/** Without the undefined fields: those stay as they are. */
+const defined = <A extends Record<string, unknown>>(changes: A) =>
+  Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+
+// Rows per multi-row statement: well under SQLite's and PostgreSQL's limits on parameters.
+const chunkSize = 500
+
+export const layer = Layer.effect(
+  PreAdviceRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    // SQLite accepts OFFSET only after a LIMIT; the largest INTEGER stands for "no limit".
+    const window = (page: PreAdvicePage) =>
+      page.limit === undefined && page.offset === undefined
+        ? sql``
+        : sql`LIMIT ${page.limit ?? 2147483647} OFFSET ${page.offset ?? 0}`
+
+    const ownedBy = (alias: string, scope: Scope) =>
+      scope.client_id === null
+        ? sql`${sql(alias)}.site_id = ${scope.site_id}`
+        : sql`${sql(alias)}.site_id = ${scope.site_id} AND ${sql(alias)}.client_id = ${scope.client_id}`
+
+    const selectHeader = sql`SELECT p.id, p.site_id, p.pre_advice_id, p.client_id, p.status_id, p.supplier_id,
+        s.name AS supplier_name, p.created_at, p.created_by
+      FROM preadvices p LEFT JOIN suppliers s ON s.id = p.supplier_id`
+
+    const selectLine = sql`SELECT line, sku_id, qty, qty_received, pallet_id, client_id FROM preadvice_lines`
+
+    return PreAdviceRepository.of({
+      list: (scope, page) =>
+        sql<PreAdviceRow>`${selectHeader} WHERE ${ownedBy("p", scope)} ORDER BY p.id ${window(page)}`.pipe(
+          Effect.map((rows) => rows.map(toPreAdvice)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.list")
+        ),
+      find: (siteId, preAdviceId) =>
+        sql<PreAdviceRow>`${selectHeader} WHERE p.site_id = ${siteId} AND p.pre_advice_id = ${preAdviceId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toPreAdvice)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.find")
+        ),
+      insert: (p) =>
+        sql<{ id: number }>`INSERT INTO preadvices
+            (site_id, pre_advice_id, client_id, status_id, supplier_id, created_at, created_by)
+          VALUES (${p.site_id}, ${p.pre_advice_id}, ${p.client_id}, ${p.status_id}, ${p.supplier_id},
+            ${p.created_at}, ${p.created_by})
+          ON CONFLICT (site_id, pre_advice_id) DO NOTHING RETURNING id`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.id)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.insert")
+        ),
+      // An UPDATE takes the row lock on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the file.
+      lock: (ref) =>
+        sql<{ status_id: number }>`UPDATE preadvices SET status_id = status_id WHERE id = ${ref}
+          RETURNING status_id`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.status_id as StatusId)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.lock")
+        ),
+      update: (ref, changes) => {
+        const set = defined(changes)
+        return Object.keys(set).length === 0
+          ? Effect.void
+          : sql`UPDATE preadvices SET ${sql.update(set)} WHERE id = ${ref}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("PreAdviceRepository.update")
+          )
+      },
+      remove: (ref) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref}`
+          yield* sql`DELETE FROM preadvices WHERE id = ${ref}`
+        }).pipe(Effect.orDie, Effect.withSpan("PreAdviceRepository.remove")),
+      lines: (ref, page) =>
+        sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} ORDER BY line ${window(page)}`.pipe(
+          Effect.map((rows) => rows.map(toLine)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.lines")
+        ),
+      findLine: (ref, line) =>
+        sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toLine)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.findLine")
+        ),
+      maxLine: (ref) =>
+        sql<{ n: number }>`SELECT CAST(COALESCE(MAX(line), 0) AS INTEGER) AS n FROM preadvice_lines
+          WHERE preadvice_ref = ${ref}`.pipe(
+          Effect.map((rows) => rows[0].n),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.maxLine")
+        ),
+      insertLines: (ref, lines) =>
+        Effect.forEach(Arr.chunksOf(lines, chunkSize), (chunk) =>
+          sql<{ line: number }>`INSERT INTO preadvice_lines ${
+            sql.insert(chunk.map((line) => ({
+              preadvice_ref: ref,
+              line: line.line,
+              sku_id: line.sku_id,
+              qty: line.qty,
+              pallet_id: line.pallet_id,
+              client_id: line.client_id
+            })))
+          } ON CONFLICT (preadvice_ref, line) DO NOTHING RETURNING line`).pipe(
+          Effect.map((chunks) => chunks.flatMap((rows) => rows.map((row) => row.line))),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.insertLines")
+        ),
+      updateLine: (ref, line, changes) => {
+        const set = defined(changes)
+        return Object.keys(set).length === 0
+          ? Effect.void
+          : sql`UPDATE preadvice_lines SET ${sql.update(set)} WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("PreAdviceRepository.updateLine")
+          )
+      },
+      removeLine: (ref, line) =>
+        sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.removeLine")
+        ),
+      supplierName: (scope, supplierId) =>
+        sql<{ name: string }>`SELECT s.name FROM suppliers s WHERE s.id = ${supplierId} AND ${ownedBy("s", scope)}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.name)),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.supplierName")
+        ),
+      visibleSkus: (scope, skuIds) =>
+        Effect.forEach(Arr.chunksOf(skuIds, chunkSize), (chunk) =>
+          sql<{ sku_id: string }>`SELECT k.sku_id FROM skus k
+            WHERE ${ownedBy("k", scope)} AND k.sku_id IN ${sql.in(chunk)}`).pipe(
+          Effect.map((chunks) => new Set(chunks.flatMap((rows) => rows.map((row) => row.sku_id)))),
+          Effect.orDie,
+          Effect.withSpan("PreAdviceRepository.visibleSkus")
+        )
+    })
+  })
+)
