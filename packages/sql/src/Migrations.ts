@@ -218,9 +218,77 @@ const inventory = Effect.gen(function*() {
   )`
 })
 
+// Waves (§2.6, §2.7, DECISIONS §6). A pick task exists exactly as long as its claim is allocated,
+// so both live in one row of `claims`: the task's id is the claim's id, and one-to-one holds by
+// construction.
+const waves = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  yield* sql`CREATE TABLE wave_definitions (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    description TEXT NOT NULL,
+    criterium_id INTEGER NOT NULL CHECK (criterium_id BETWEEN 1 AND 8),
+    value TEXT,
+    pick_type INTEGER NOT NULL CHECK (pick_type BETWEEN 1 AND 4),
+    autostart INTEGER NOT NULL CHECK (autostart IN (0, 1))
+  )`
+  yield* sql`CREATE INDEX wave_definitions_site ON wave_definitions (site_id)`
+  yield* sql`CREATE TABLE waves (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    status_id INTEGER NOT NULL,
+    criterium_id INTEGER NOT NULL,
+    value TEXT,
+    pick_type INTEGER NOT NULL,
+    autostart INTEGER NOT NULL CHECK (autostart IN (0, 1)),
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+  )`
+  yield* sql`CREATE INDEX waves_owner ON waves (site_id, client_id)`
+  yield* sql`CREATE TABLE wave_orders (
+    wave_id INTEGER NOT NULL REFERENCES waves (id) ON DELETE CASCADE,
+    order_ref INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+    PRIMARY KEY (wave_id, order_ref)
+  )`
+  yield* sql`CREATE INDEX wave_orders_order ON wave_orders (order_ref)`
+  yield* sql`CREATE TABLE claimsets (
+    id ${serial},
+    wave_id INTEGER NOT NULL REFERENCES waves (id) ON DELETE CASCADE,
+    claimset_break TEXT NOT NULL,
+    pick_type TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('released', 'picked'))
+  )`
+  yield* sql`CREATE INDEX claimsets_wave ON claimsets (wave_id)`
+  yield* sql`CREATE TABLE claims (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    wave_id INTEGER NOT NULL REFERENCES waves (id),
+    claimset_id INTEGER NOT NULL REFERENCES claimsets (id),
+    content_id INTEGER NOT NULL REFERENCES contents (content_id),
+    order_ref INTEGER NOT NULL REFERENCES orders (id),
+    order_id TEXT NOT NULL,
+    line_id INTEGER NOT NULL,
+    sku_id TEXT NOT NULL,
+    qty INTEGER NOT NULL CHECK (qty >= 1),
+    status TEXT NOT NULL CHECK (status IN ('allocated', 'picked')),
+    tag_id TEXT NOT NULL,
+    from_loc_id TEXT NOT NULL,
+    to_loc_id TEXT NOT NULL,
+    final_loc_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  )`
+  yield* sql`CREATE INDEX claims_wave ON claims (wave_id)`
+  yield* sql`CREATE INDEX claims_order ON claims (order_ref, line_id)`
+  yield* sql`CREATE INDEX claims_content ON claims (content_id)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
   "0002_records": records,
-  "0010_inventory": inventory
+  "0010_inventory": inventory,
+  "0020_waves": waves
 }
