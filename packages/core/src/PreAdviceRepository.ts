@@ -60,9 +60,9 @@ export class PreAdviceRepository extends Context.Tag("@wms/core/PreAdviceReposit
   readonly insert: (preAdvice: NewStoredPreAdvice) => Effect.Effect<Option.Option<number>>
   /**
    * Locks the header for the rest of the transaction, so that concurrent writes of one pre-advice
-   * run one after the other, and returns its status; none when it is gone.
+   * run one after the other; false when it is gone.
    */
-  readonly lock: (ref: number) => Effect.Effect<Option.Option<StatusId>>
+  readonly lock: (ref: number) => Effect.Effect<boolean>
   /** Changes the fields that are not undefined. */
   readonly update: (
     ref: number,

@@ -19,8 +19,7 @@ import {
 } from "./PreAdviceRepository.js"
 import { SiteRepository } from "./SiteRepository.js"
 import { Status, statusDescription, type StatusId, statusObject } from "./Status.js"
-import type { Actor, Scope } from "./Tenancy.js"
-import { canSee } from "./Tenancy.js"
+import { type Actor, canSee, type Scope } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
 
 // The largest value of the stores' INTEGER columns (record ids, line numbers, quantities).
@@ -190,6 +189,10 @@ type CheckedLine = Omit<PreAdviceLineFields, "line"> & { readonly line: number |
 /** Names a field of the body: `lines.0.sku_id` inside a pre-advice, `0.sku_id` in an array of lines. */
 type FieldOf = (index: number, name: string) => string
 
+/**
+ * The rules of pre-advices and their lines. Every method takes the caller first; a pre-advice
+ * outside the caller's scope is a 404, and each write is one transaction.
+ */
 export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvices", {
   effect: Effect.gen(function*() {
     const repo = yield* PreAdviceRepository
@@ -248,11 +251,16 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       return found.value
     })
 
-    /** Locks the pre-advice for the rest of the transaction and returns its current status. */
-    const lock = Effect.fn("PreAdvices.lock")(function*(header: StoredPreAdvice) {
-      const status = yield* repo.lock(header.ref)
-      if (Option.isNone(status)) return yield* notFound(header.pre_advice_id)
-      return status.value
+    /**
+     * The pre-advice, locked for the rest of the transaction. It is read again once locked: a
+     * concurrent write may have changed its owner or status, or removed it, in the meantime.
+     */
+    const locked = Effect.fn("PreAdvices.locked")(function*(actor: Actor, id: string) {
+      const header = yield* visible(actor, id)
+      if (!(yield* repo.lock(header.ref))) return yield* notFound(id)
+      const current = yield* visible(actor, id)
+      if (current.ref !== header.ref) return yield* notFound(id)
+      return current
     })
 
     /**
@@ -336,16 +344,14 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       const client_id = input.client_id === undefined
         ? undefined
         : (yield* ownerFor(actor.scope, input.client_id, "client_id")).client_id
-      const header = yield* visible(actor, id)
-      const status = yield* lock(header)
-      if (status !== Status.Open) return yield* notOpen(id, status, "only an Open pre-advice can be changed")
+      const header = yield* locked(actor, id)
+      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "only an Open pre-advice can be changed")
       yield* repo.update(header.ref, { supplier_id, client_id })
     }, atomically)
 
     const remove = Effect.fn("PreAdvices.remove")(function*(actor: Actor, id: string) {
-      const header = yield* visible(actor, id)
-      const status = yield* lock(header)
-      if (status !== Status.Open) return yield* notOpen(id, status, "only an Open pre-advice can be deleted")
+      const header = yield* locked(actor, id)
+      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "only an Open pre-advice can be deleted")
       yield* repo.remove(header.ref)
     }, atomically)
 
@@ -370,9 +376,8 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
     ) {
       const many = isLineArray(body)
       const lines = yield* checkLines(actor.scope, many ? body : [body], (index, name) => many ? `${index}.${name}` : name)
-      const header = yield* visible(actor, id)
-      const status = yield* lock(header)
-      if (status !== Status.Open) return yield* notOpen(id, status, "its lines can be changed only while it is Open")
+      const header = yield* locked(actor, id)
+      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
       yield* insertLines(header, lines)
     }, atomically)
 
@@ -387,18 +392,16 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
         ? input.client_id
         : (yield* ownerFor(actor.scope, input.client_id, "client_id")).client_id
       const changes = { sku_id: input.sku_id, qty: input.qty, pallet_id: input.pallet_id, client_id }
-      const header = yield* visible(actor, id)
-      const status = yield* lock(header)
+      const header = yield* locked(actor, id)
       if (Option.isNone(yield* repo.findLine(header.ref, line))) return yield* lineNotFound(id, line)
-      if (status !== Status.Open) return yield* notOpen(id, status, "its lines can be changed only while it is Open")
+      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
       yield* repo.updateLine(header.ref, line, changes)
     }, atomically)
 
     const removeLine = Effect.fn("PreAdvices.removeLine")(function*(actor: Actor, id: string, line: number) {
-      const header = yield* visible(actor, id)
-      const status = yield* lock(header)
+      const header = yield* locked(actor, id)
       if (Option.isNone(yield* repo.findLine(header.ref, line))) return yield* lineNotFound(id, line)
-      if (status !== Status.Open) return yield* notOpen(id, status, "its lines can be changed only while it is Open")
+      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
       yield* repo.removeLine(header.ref, line)
     }, atomically)
 

@@ -228,23 +228,23 @@ for (const [label, server] of serverWithSqlOnBothStores) {
           const w = yield* setup
           const prefix = unique("M")
           const model = new Map<number, ModelPreAdvice>()
-          for (const o of ops) {
-            yield* apply(w, prefix, model, o)
-            for (const k of [0, 1, 2]) {
+          const check = (k: number) =>
+            Effect.gen(function*() {
               const id = `${prefix}-${k}`
               const response = yield* w.call("GET", `/preadvices/${encodeURIComponent(id)}`, w.f)
               const p = model.get(k)
-              if (p === undefined) {
-                assert.strictEqual(response.status, 404)
-                continue
-              }
+              if (p === undefined) return assert.strictEqual(response.status, 404)
               const { creation_datetime, ...record } = response.body
               assert.match(creation_datetime, /^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/)
               assert.deepStrictEqual(record, expectedRecord(w, id, p))
               const lines = (yield* w.call("GET", `/preadvices/${encodeURIComponent(id)}/lines`, w.f)).body
               assert.deepStrictEqual(lines, record.lines)
-            }
+            })
+          for (const o of ops) {
+            yield* apply(w, prefix, model, o)
+            yield* check(o.key)
           }
+          for (const k of [0, 1, 2]) yield* check(k)
           const listed = (yield* w.call("GET", "/preadvices", w.f)).body.map((p: { pre_advice_id: string }) => p.pre_advice_id)
           assert.sameMembers(listed, [...model.keys()].map((k) => `${prefix}-${k}`))
         }),

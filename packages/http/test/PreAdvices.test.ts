@@ -520,6 +520,36 @@ for (const [label, server] of serverWithSqlOnBothStores) {
         assert.deepStrictEqual([found.status, found.body.pre_advice_id], [200, id])
       }))
 
+    it.effect("concurrent writes: one create wins, generated line numbers never collide", () =>
+      Effect.gen(function*() {
+        const s = yield* setup
+        const id = unique("PA")
+        const creates = yield* Effect.all(
+          Array.from({ length: 8 }, () => s.call("POST", "/preadvices", s.f, { pre_advice_id: id })),
+          { concurrency: "unbounded" }
+        )
+        assert.sameMembers(creates.map((r) => r.status), [204, 409, 409, 409, 409, 409, 409, 409])
+        const adds = yield* Effect.all(
+          Array.from({ length: 10 }, (_, i) => s.call("POST", `/preadvices/${id}/lines`, s.f, { sku_id: s.skuF, qty: i + 1 })),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(adds.map((r) => r.status), Array(10).fill(204))
+        const lines = (yield* s.call("GET", `/preadvices/${id}/lines`, s.f)).body
+        assert.deepStrictEqual(lines.map((l: { line: number }) => l.line), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        assert.sameMembers(lines.map((l: { qty: number }) => l.qty), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        const racing = yield* Effect.all([
+          s.call("DELETE", `/preadvices/${id}`, s.f),
+          s.call("POST", `/preadvices/${id}/lines`, s.f, { sku_id: s.skuF, qty: 1 }),
+          s.call("DELETE", `/preadvices/${id}`, s.f)
+        ], { concurrency: "unbounded" })
+        assert.isTrue(racing.every((r) => r.status === 204 || r.status === 404), JSON.stringify(racing))
+        assert.strictEqual(racing.filter((r) => r.status === 204 && r.body === undefined).length >= 1, true)
+        assert.strictEqual((yield* s.call("GET", `/preadvices/${id}`, s.f)).status, 404)
+        const snapshot = yield* storeSnapshot
+        const refs = new Set(snapshot.headers.map((h) => h.id))
+        assert.isTrue(snapshot.lines.every((l) => refs.has(l.preadvice_ref)))
+      }))
+
     it.effect("texts with NUL characters are refused with 400, in bodies and paths", () =>
       Effect.gen(function*() {
         const s = yield* setup

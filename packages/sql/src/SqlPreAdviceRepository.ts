@@ -64,6 +64,7 @@ const defined = <A extends Record<string, unknown>>(changes: A) =>
 // Rows per multi-row statement: well under SQLite's and PostgreSQL's limits on parameters.
 const chunkSize = 500
 
+/** The `PreAdviceRepository` on the `SqlClient` in context. */
 export const layer = Layer.effect(
   PreAdviceRepository,
   Effect.gen(function*() {
@@ -111,9 +112,8 @@ export const layer = Layer.effect(
         ),
       // An UPDATE takes the row lock on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the file.
       lock: (ref) =>
-        sql<{ status_id: number }>`UPDATE preadvices SET status_id = status_id WHERE id = ${ref}
-          RETURNING status_id`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.status_id as StatusId)),
+        sql<{ id: number }>`UPDATE preadvices SET status_id = status_id WHERE id = ${ref} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
           Effect.orDie,
           Effect.withSpan("PreAdviceRepository.lock")
         ),

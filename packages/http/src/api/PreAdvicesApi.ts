@@ -32,6 +32,7 @@ export const PreAdvicePaging = Schema.Struct({
 
 const openOnly = "Only while the pre-advice is Open (status 1); otherwise 409."
 
+/** The endpoints of §4.3, with `limit` and `offset` on the lists. */
 export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.get("listPreAdvices", "/preadvices")
