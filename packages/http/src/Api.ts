@@ -22,6 +22,7 @@ import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
 import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
+import { WaveDefinitionsApi } from "./api/WaveDefinitionsApi.js"
 
 export class WarehouseApi extends HttpApi.make("warehouse")
   .add(SystemApi)
@@ -37,6 +38,7 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .add(PreAdvicesApi)
   .add(InventoryApi)
   .add(ReceivingApi)
+  .add(WaveDefinitionsApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(ForbiddenError)

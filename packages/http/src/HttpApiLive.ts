@@ -17,6 +17,7 @@ import { PreAdvicesHandlers } from "./handlers/PreAdvicesHandlers.js"
 import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
+import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
 export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
@@ -33,7 +34,8 @@ export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
     SkuGroupsHandlers,
     PickMethodsHandlers,
     InventoryHandlers,
-    ReceivingHandlers
+    ReceivingHandlers,
+    WaveDefinitionsHandlers
   ]),
   Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
 )

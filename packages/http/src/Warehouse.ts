@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Carriers, Inventory, Orders, Receiving, Partners, PreAdvices, SkuGroups, Skus, TimeZone } from "@wms/core"
+import { Administration, Carriers, Inventory, Orders, Receiving, Partners, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -24,7 +24,8 @@ const services = Layer.mergeAll(
   PreAdvices.Default,
   Orders.Default,
   Inventory.Default,
-  Receiving.Default
+  Receiving.Default,
+  WaveDefinitions.Default
 )
 
 /**

@@ -14,6 +14,7 @@ import * as SqlSiteRepository from "./SqlSiteRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
 import * as SqlSkuRepository from "./SqlSkuRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
+import * as SqlWaveDefinitionRepository from "./SqlWaveDefinitionRepository.js"
 
 export { migrations } from "./Migrations.js"
 
@@ -29,5 +30,6 @@ export const repositories = Layer.mergeAll(
   SqlPartnerRepository.layer,
   SqlCarrierRepository.layer,
   SqlSkuGroupRepository.layer,
-  SqlSkuRepository.layer
+  SqlSkuRepository.layer,
+  SqlWaveDefinitionRepository.layer
 )
