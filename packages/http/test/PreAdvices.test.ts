@@ -1,5 +1,9 @@
+import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Server } from "@wms/http"
+import { Effect, Layer } from "effect"
+import { freshSqliteFile } from "../../../testing/databases.js"
+import { Api, apiLayer, testConfig } from "../../../testing/server.js"
 import { serverWithSqlOnBothStores, setStatus, setup, storeSnapshot, unique } from "./PreAdviceSetup.js"
 
 const open = { id: 1, description: "Open" }
@@ -584,3 +588,25 @@ for (const [label, server] of serverWithSqlOnBothStores) {
       }))
   })
 }
+
+// UTC+14 all year: no daylight saving time to blur the comparison.
+const kiritimati = Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) =>
+  apiLayer.pipe(
+    Layer.provideMerge(Server.app({ ...testConfig(`sqlite:${filename}`), timeZone: "Pacific/Kiritimati" })),
+    Layer.provideMerge(Layer.fresh(NodeHttpServer.layerTest))
+  )))
+
+layer(kiritimati, { timeout: 60_000, excludeTestServices: true })("pre-advices in another time zone", (it) => {
+  it.effect("creation_datetime is shown in the service's time zone", () =>
+    Effect.gen(function*() {
+      const api = yield* Api
+      const token = yield* api.login()
+      const id = unique("PA")
+      const before = Date.now()
+      assert.strictEqual((yield* api.request("POST", "/preadvices", { token, site: "main", body: { pre_advice_id: id } })).status, 204)
+      const shown = (yield* api.request("GET", `/preadvices/${id}`, { token, site: "main" })).body.creation_datetime
+      const offset = instantOf(shown) - before
+      const fourteenHours = 14 * 3600 * 1000
+      assert.isTrue(offset >= fourteenHours - 1000 && offset <= fourteenHours + 10_000, shown)
+    }))
+})
