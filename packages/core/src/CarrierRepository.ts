@@ -4,11 +4,11 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Carrier, CarrierInput } from "./Carriers.js"
 import type { SiteId } from "./Ids.js"
-import type { RowLock } from "./MasterData.js"
+import type { ListWindow, RowLock } from "./MasterData.js"
 
 export class CarrierRepository extends Context.Tag("@wms/core/CarrierRepository")<CarrierRepository, {
   /** The carriers of the site, by id. */
-  readonly list: (siteId: SiteId) => Effect.Effect<ReadonlyArray<Carrier>>
+  readonly list: (siteId: SiteId, window: ListWindow) => Effect.Effect<ReadonlyArray<Carrier>>
   /** Looks a carrier up by id, on any site. */
   readonly find: (id: number, lock: RowLock) => Effect.Effect<Option.Option<Carrier>>
   /** Inserts a carrier of the site and returns its id. */

@@ -4,7 +4,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { Conflict, NotFound } from "./Errors.js"
-import { OptionalMasterText, RequiredText, type RowLock } from "./MasterData.js"
+import { type ListWindow, OptionalMasterText, RequiredText, type RowLock } from "./MasterData.js"
 import { CarrierRepository } from "./CarrierRepository.js"
 import type { Actor } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
@@ -48,8 +48,8 @@ export class Carriers extends Effect.Service<Carriers>()("@wms/core/Carriers", {
           ? Effect.succeed(found.value)
           : Effect.fail(notFound(id)))
 
-    const list = Effect.fn("Carriers.list")(function*(actor: Actor) {
-      return yield* repository.list(actor.scope.site_id)
+    const list = Effect.fn("Carriers.list")(function*(actor: Actor, window: ListWindow = {}) {
+      return yield* repository.list(actor.scope.site_id, window)
     })
 
     const get = Effect.fn("Carriers.get")(function*(actor: Actor, id: number) {

@@ -38,7 +38,28 @@ export const OptionalMasterText = Schema.optionalWith(EmptyAsNull, { default: ()
 export type RowLock = "none" | "share" | "update"
 
 /** The optional `client_id` of a write body that names the owning client. */
-export const OptionalClientId = Schema.optionalWith(Schema.NullOr(ClientId.pipe(Schema.filter(hasNoNul, nulMessage))), { default: () => null })
+export const OptionalClientId = Schema.optionalWith(
+  Schema.NullOr(ClientId.pipe(Schema.filter(hasNoNul, nulMessage))),
+  { default: () => null }
+)
+
+const WholeFromString = Schema.String.pipe(
+  Schema.filter((s) => /^\d{1,9}$/.test(s), { message: () => "must be a whole number" }),
+  Schema.compose(Schema.NumberFromString)
+)
+
+/** `limit` and `offset` of a list (extension, DECISIONS §9): without them, the whole list. */
+export const ListWindow = Schema.Struct({
+  limit: Schema.optional(WholeFromString),
+  offset: Schema.optional(WholeFromString)
+})
+export type ListWindow = typeof ListWindow.Type
+
+/** The part of a list a window shows. */
+export const windowOf = <A>(items: ReadonlyArray<A>, window: ListWindow): ReadonlyArray<A> => {
+  const start = window.offset ?? 0
+  return items.slice(start, window.limit === undefined ? undefined : start + window.limit)
+}
 
 /** A record as the store keeps it: the public record and who owns it. */
 export interface Stored<A> {

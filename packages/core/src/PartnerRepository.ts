@@ -2,13 +2,13 @@
  * The store port for customers and suppliers, which share one shape and differ only in their table.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { RowLock, Stored } from "./MasterData.js"
+import type { ListWindow, RowLock, Stored } from "./MasterData.js"
 import type { Partner, PartnerInput, PartnerKind } from "./Partners.js"
 import type { Owner, Scope } from "./Tenancy.js"
 
 export class PartnerRepository extends Context.Tag("@wms/core/PartnerRepository")<PartnerRepository, {
   /** The partners of the kind visible in the scope, by id. */
-  readonly list: (kind: PartnerKind, scope: Scope) => Effect.Effect<ReadonlyArray<Partner>>
+  readonly list: (kind: PartnerKind, scope: Scope, window: ListWindow) => Effect.Effect<ReadonlyArray<Partner>>
   /** Looks a partner up by id, whoever owns it. */
   readonly find: (kind: PartnerKind, id: number, lock: RowLock) => Effect.Effect<Option.Option<Stored<Partner>>>
   /** Inserts a partner and returns its id. */

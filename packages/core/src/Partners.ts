@@ -5,7 +5,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { Conflict, NotFound } from "./Errors.js"
-import { OptionalMasterText, RequiredText, type RowLock } from "./MasterData.js"
+import { type ListWindow, OptionalMasterText, RequiredText, type RowLock } from "./MasterData.js"
 import { PartnerRepository } from "./PartnerRepository.js"
 import { type Actor, canSee, ownerOf } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
@@ -69,8 +69,8 @@ export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
             : Effect.fail(notFound(id)))
 
       return {
-        list: Effect.fn(`${span}.list`)(function*(actor: Actor) {
-          return yield* repository.list(kind, actor.scope)
+        list: Effect.fn(`${span}.list`)(function*(actor: Actor, window: ListWindow = {}) {
+          return yield* repository.list(kind, actor.scope, window)
         }),
         get: Effect.fn(`${span}.get`)(function*(actor: Actor, id: number) {
           const record = yield* visible(actor, id, "none")

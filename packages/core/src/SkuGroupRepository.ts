@@ -3,13 +3,13 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "./Ids.js"
-import type { RowLock } from "./MasterData.js"
+import type { ListWindow, RowLock } from "./MasterData.js"
 import type { Owner, Scope } from "./Tenancy.js"
 import type { SkuGroup } from "./SkuGroups.js"
 
 export class SkuGroupRepository extends Context.Tag("@wms/core/SkuGroupRepository")<SkuGroupRepository, {
   /** The groups visible in the scope, by id. */
-  readonly list: (scope: Scope) => Effect.Effect<ReadonlyArray<SkuGroup>>
+  readonly list: (scope: Scope, window: ListWindow) => Effect.Effect<ReadonlyArray<SkuGroup>>
   /** Looks a group of the site up, whichever client owns it. */
   readonly find: (siteId: SiteId, skuGroupId: string, lock: RowLock) => Effect.Effect<Option.Option<SkuGroup>>
   /** The next generated group id of the site, counted atomically: `"1"`, `"2"`, … */

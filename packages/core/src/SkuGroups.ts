@@ -6,7 +6,7 @@
 import { Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { ClientId, type SiteId } from "./Ids.js"
-import { OptionalClientId, RequiredText, type RowLock } from "./MasterData.js"
+import { type ListWindow, OptionalClientId, RequiredText, type RowLock } from "./MasterData.js"
 import { ownerForWrite } from "./Ownership.js"
 import { SiteRepository } from "./SiteRepository.js"
 import { SkuGroupRepository } from "./SkuGroupRepository.js"
@@ -60,8 +60,8 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
           ? Effect.succeed(found.value)
           : Effect.fail(notFound(id)))
 
-    const list = Effect.fn("SkuGroups.list")(function*(actor: Actor) {
-      return yield* repository.list(actor.scope)
+    const list = Effect.fn("SkuGroups.list")(function*(actor: Actor, window: ListWindow = {}) {
+      return yield* repository.list(actor.scope, window)
     })
 
     const get = Effect.fn("SkuGroups.get")(function*(actor: Actor, id: string) {
@@ -72,8 +72,9 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
       const owner = yield* Effect.provideService(ownerForWrite(actor.scope, input.client_id), SiteRepository, sites)
       // A generated id can only be taken by a group written into the store by other means: count on.
       for (;;) {
-        const group: SkuGroup = { sku_group_id: yield* repository.nextId(owner.site_id), ...input, client_id: owner.client_id }
-        if (yield* repository.insert(owner, group)) return group.sku_group_id
+        const skuGroupId = yield* repository.nextId(owner.site_id)
+        const group: SkuGroup = { sku_group_id: skuGroupId, description: input.description, client_id: owner.client_id }
+        if (yield* repository.insert(owner, group)) return skuGroupId
       }
     }, atomically)
 

@@ -6,7 +6,7 @@
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { ClientId, type SiteId } from "./Ids.js"
-import { OptionalClientId, OptionalMasterText, RequiredText, TextId } from "./MasterData.js"
+import { type ListWindow, OptionalClientId, OptionalMasterText, RequiredText, TextId } from "./MasterData.js"
 import { ownerForWrite } from "./Ownership.js"
 import { pickMethods } from "./PickMethods.js"
 import { SiteRepository } from "./SiteRepository.js"
@@ -155,8 +155,8 @@ export class Skus extends Effect.Service<Skus>()("@wms/core/Skus", {
         yield* repository.update(actor.scope.site_id, yield* recordOf(actor, current.sku_id, owner, input))
       })
 
-    const list = Effect.fn("Skus.list")(function*(actor: Actor) {
-      return yield* repository.list(actor.scope)
+    const list = Effect.fn("Skus.list")(function*(actor: Actor, window: ListWindow = {}) {
+      return yield* repository.list(actor.scope, window)
     })
 
     const get = Effect.fn("Skus.get")(function*(actor: Actor, id: string) {

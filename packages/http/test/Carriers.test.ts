@@ -24,7 +24,10 @@ for (const [label, server] of serverWithDatabase) {
         const list = yield* t.P.get("/carriers")
         assert.strictEqual(list.status, 200)
         const [postnl, dhl] = list.body
-        assert.deepStrictEqual(Object.keys(postnl), ["id", "site_id", "name", "address", "zipcode", "town", "country", "phone", "url"])
+        assert.deepStrictEqual(
+          Object.keys(postnl),
+          ["id", "site_id", "name", "address", "zipcode", "town", "country", "phone", "url"]
+        )
         assert.deepStrictEqual(list.body, [
           { id: postnl.id, site_id: t.p, ...full },
           { id: dhl.id, site_id: t.p, name: "DHL", ...empty }
@@ -38,7 +41,11 @@ for (const [label, server] of serverWithDatabase) {
         const t = yield* makeTenants
         expectError(yield* t.P.post("/carriers", { url: "https://x.example" }), 400, "Missing field name")
         expectError(yield* t.P.post("/carriers", { name: " " }), 400, "Invalid field name: must not be empty")
-        expectError(yield* t.P.post("/carriers", { name: "X", url: false }), 400, "Invalid field url: Expected string, actual false")
+        expectError(
+          yield* t.P.post("/carriers", { name: "X", url: false }),
+          400,
+          "Invalid field url: Expected string, actual false"
+        )
         expectError(yield* t.P.post("/carriers", [{ name: "X" }]), 400, "Request body must be a JSON object")
         assert.deepStrictEqual((yield* t.P.get("/carriers")).body, [])
       }))

@@ -15,7 +15,18 @@ const kinds = [
   { path: "/suppliers", title: "Supplier", type: "supplier", usedBy: "pre-advices" }
 ] as const
 
-const recordKeys = ["id", "address_id", "name", "attention", "address", "zipcode", "town", "country", "phone", "website"]
+const recordKeys = [
+  "id",
+  "address_id",
+  "name",
+  "attention",
+  "address",
+  "zipcode",
+  "town",
+  "country",
+  "phone",
+  "website"
+]
 
 const full = {
   name: "Acme B.V.",
@@ -70,8 +81,16 @@ for (const [label, server] of serverWithDatabase) {
           expectError(yield* t.P.post(path, { name: "" }), 400, "Invalid field name: must not be empty")
           expectError(yield* t.P.post(path, { name: "   " }), 400, "Invalid field name: must not be empty")
           expectError(yield* t.P.post(path, { name: 5 }), 400, "Invalid field name: Expected string, actual 5")
-          expectError(yield* t.P.post(path, { name: "A", town: 7 }), 400, "Invalid field town: Expected string, actual 7")
-          expectError(yield* t.P.post(path, { name: "A\u0000B" }), 400, "Invalid field name: must not contain NUL characters")
+          expectError(
+            yield* t.P.post(path, { name: "A", town: 7 }),
+            400,
+            "Invalid field town: Expected string, actual 7"
+          )
+          expectError(
+            yield* t.P.post(path, { name: "A\u0000B" }),
+            400,
+            "Invalid field name: must not contain NUL characters"
+          )
           assert.deepStrictEqual((yield* t.P.get(path)).body, [])
         }))
 

@@ -95,7 +95,10 @@ for (const [label, server] of serverWithDatabase) {
           { sku_group_id: "2", description: "Drinks", client_id: null }
         ]])
         const one = yield* t.P.get("/skugroups/2")
-        assert.deepStrictEqual([one.status, one.body], [200, { sku_group_id: "2", description: "Drinks", client_id: null }])
+        assert.deepStrictEqual(
+          [one.status, one.body],
+          [200, { sku_group_id: "2", description: "Drinks", client_id: null }]
+        )
       }))
 
     it.effect("concurrent POST /skugroups never share an id", () =>
@@ -144,8 +147,16 @@ for (const [label, server] of serverWithDatabase) {
       Effect.gen(function*() {
         const t = yield* makeTenants
         expectError(yield* t.P.post("/skugroups", {}), 400, "Missing field description")
-        expectError(yield* t.P.post("/skugroups", { description: "" }), 400, "Invalid field description: must not be empty")
-        expectError(yield* t.P.post("/skugroups", { description: 1 }), 400, "Invalid field description: Expected string, actual 1")
+        expectError(
+          yield* t.P.post("/skugroups", { description: "" }),
+          400,
+          "Invalid field description: must not be empty"
+        )
+        expectError(
+          yield* t.P.post("/skugroups", { description: 1 }),
+          400,
+          "Invalid field description: Expected string, actual 1"
+        )
         assert.deepStrictEqual((yield* t.P.get("/skugroups")).body, [])
       }))
 
@@ -239,8 +250,16 @@ for (const [label, server] of serverWithDatabase) {
       Effect.gen(function*() {
         const t = yield* makeTenants
         expect204(yield* t.F1.post("/skus", { sku_id: "DUP", description: "First" }))
-        expectError(yield* t.F1.post("/skus", { sku_id: "DUP", description: "Again" }), 409, "SKU with id DUP already exists")
-        expectError(yield* t.F2.post("/skus", { sku_id: "DUP", description: "Other" }), 409, "SKU with id DUP already exists")
+        expectError(
+          yield* t.F1.post("/skus", { sku_id: "DUP", description: "Again" }),
+          409,
+          "SKU with id DUP already exists"
+        )
+        expectError(
+          yield* t.F2.post("/skus", { sku_id: "DUP", description: "Other" }),
+          409,
+          "SKU with id DUP already exists"
+        )
         expect204(yield* t.P.post("/skus", { sku_id: "DUP", description: "Another site" }))
         assert.strictEqual((yield* t.F.get("/skus/DUP")).body.description, "First")
       }))
@@ -254,14 +273,38 @@ for (const [label, server] of serverWithDatabase) {
           [{ sku_id: "", description: "X" }, "Invalid field sku_id: must not be empty"],
           [{ sku_id: "S".repeat(65), description: "X" }, "Invalid field sku_id: must be at most 64 characters"],
           [{ sku_id: 12, description: "X" }, "Invalid field sku_id: Expected string, actual 12"],
-          [{ sku_id: "S", description: "X", expiry_days: -1 }, "Invalid field expiry_days: must be a whole number from 0 to 2147483647"],
-          [{ sku_id: "S", description: "X", expiry_days: 1.5 }, "Invalid field expiry_days: must be a whole number from 0 to 2147483647"],
-          [{ sku_id: "S", description: "X", qty_on_full_pallet: 2 ** 31 }, "Invalid field qty_on_full_pallet: must be a whole number from 0 to 2147483647"],
-          [{ sku_id: "S", description: "X", each_weight: -0.1 }, "Invalid field each_weight: must be a number of at least 0"],
-          [{ sku_id: "S", description: "X", each_width: "7" }, "Invalid field each_width: Expected number, actual \"7\""],
-          [{ sku_id: "S", description: "X", pick_method: 3 }, "Invalid field pick_method: must be 1 (per qty) or 2 (per each)"],
-          [{ sku_id: "S", description: "X", expiry_sku: "yes" }, "Invalid field expiry_sku: Expected boolean, actual \"yes\""],
-          [{ sku_id: "S", description: "X", expiry_sku: true }, "Invalid field expiry_days: is required when expiry_sku is true"],
+          [
+            { sku_id: "S", description: "X", expiry_days: -1 },
+            "Invalid field expiry_days: must be a whole number from 0 to 2147483647"
+          ],
+          [
+            { sku_id: "S", description: "X", expiry_days: 1.5 },
+            "Invalid field expiry_days: must be a whole number from 0 to 2147483647"
+          ],
+          [
+            { sku_id: "S", description: "X", qty_on_full_pallet: 2 ** 31 },
+            "Invalid field qty_on_full_pallet: must be a whole number from 0 to 2147483647"
+          ],
+          [
+            { sku_id: "S", description: "X", each_weight: -0.1 },
+            "Invalid field each_weight: must be a number of at least 0"
+          ],
+          [
+            { sku_id: "S", description: "X", each_width: "7" },
+            "Invalid field each_width: Expected number, actual \"7\""
+          ],
+          [
+            { sku_id: "S", description: "X", pick_method: 3 },
+            "Invalid field pick_method: must be 1 (per qty) or 2 (per each)"
+          ],
+          [
+            { sku_id: "S", description: "X", expiry_sku: "yes" },
+            "Invalid field expiry_sku: Expected boolean, actual \"yes\""
+          ],
+          [
+            { sku_id: "S", description: "X", expiry_sku: true },
+            "Invalid field expiry_days: is required when expiry_sku is true"
+          ],
           [{ sku_id: "S", description: "X", sku_group: "42" }, "Invalid field sku_group: SKU group 42 does not exist"],
           [{ sku_id: "S", description: "X", sku_group: 42 }, "Invalid field sku_group: Expected string, actual 42"]
         ]
@@ -279,10 +322,26 @@ for (const [label, server] of serverWithDatabase) {
       Effect.gen(function*() {
         const t = yield* makeTenants
         const nul = "must not contain NUL characters"
-        expectError(yield* t.F.post("/skus", { sku_id: "A\u0000", description: "X" }), 400, `Invalid field sku_id: ${nul}`)
-        expectError(yield* t.F.post("/skus", { sku_id: "A", description: "X", ean: "\u0000" }), 400, `Invalid field ean: ${nul}`)
-        expectError(yield* t.F.post("/skugroups", { description: "X", client_id: "C\u0000" }), 400, `Invalid field client_id: ${nul}`)
-        expectError(yield* t.F.put("/skus/A", { description: "X", client_id: "\u0000" }), 400, `Invalid field client_id: ${nul}`)
+        expectError(
+          yield* t.F.post("/skus", { sku_id: "A\u0000", description: "X" }),
+          400,
+          `Invalid field sku_id: ${nul}`
+        )
+        expectError(
+          yield* t.F.post("/skus", { sku_id: "A", description: "X", ean: "\u0000" }),
+          400,
+          `Invalid field ean: ${nul}`
+        )
+        expectError(
+          yield* t.F.post("/skugroups", { description: "X", client_id: "C\u0000" }),
+          400,
+          `Invalid field client_id: ${nul}`
+        )
+        expectError(
+          yield* t.F.put("/skus/A", { description: "X", client_id: "\u0000" }),
+          400,
+          `Invalid field client_id: ${nul}`
+        )
         for (const path of ["/skus/A%00", "/skugroups/1%00"]) {
           expectError(yield* t.F.get(path), 400, `Invalid field id: ${nul}`)
           expectError(yield* t.F.put(path, { description: "X" }), 400, `Invalid field id: ${nul}`)
@@ -318,7 +377,10 @@ for (const [label, server] of serverWithDatabase) {
       Effect.gen(function*() {
         const t = yield* makeTenants
         expect204(yield* t.P.put("/skus/UP", { sku_id: "UP", ...full }))
-        assert.deepStrictEqual((yield* t.P.get("/skus/UP")).body, { sku_id: "UP", client_id: null, ...full, sku_group: null })
+        assert.deepStrictEqual(
+          (yield* t.P.get("/skus/UP")).body,
+          { sku_id: "UP", client_id: null, ...full, sku_group: null }
+        )
         expect204(yield* t.P.put("/skus/UP", { ...full }))
         expect204(yield* t.P.put("/skus/UP", { description: "Plain" }))
         assert.deepStrictEqual((yield* t.P.get("/skus/UP")).body, { sku_id: "UP", ...defaults, description: "Plain" })
@@ -327,7 +389,11 @@ for (const [label, server] of serverWithDatabase) {
           400,
           "Invalid field sku_id: must be UP, the id in the path"
         )
-        expectError(yield* t.P.put("/skus/NEW", { sku_id: "OTHER", description: "X" }), 400, "Invalid field sku_id: must be NEW, the id in the path")
+        expectError(
+          yield* t.P.put("/skus/NEW", { sku_id: "OTHER", description: "X" }),
+          400,
+          "Invalid field sku_id: must be NEW, the id in the path"
+        )
         expectError(yield* t.P.get("/skus/NEW"), 404, "SKU with id NEW not found")
         expectError(
           yield* t.P.put(`/skus/${"L".repeat(65)}`, { description: "X" }),
@@ -364,7 +430,8 @@ for (const [label, server] of serverWithDatabase) {
         expect204(yield* t.F1.post("/skus", { sku_id: "A", description: "F1's" }))
         expect204(yield* t.F.post("/skus", { sku_id: "B", description: "F2's, by the site", client_id: t.f2 }))
         expect204(yield* t.F.put("/skus/C", { description: "The site's" }))
-        const ids = (caller: Caller) => Effect.map(caller.get("/skus"), (r) => r.body.map((s: { sku_id: string }) => s.sku_id))
+        const ids = (caller: Caller) =>
+          Effect.map(caller.get("/skus"), (r) => r.body.map((s: { sku_id: string }) => s.sku_id))
         assert.deepStrictEqual(yield* ids(t.F1), ["A"])
         assert.deepStrictEqual(yield* ids(t.F2), ["B"])
         assert.deepStrictEqual(yield* ids(t.F), ["A", "B", "C"])
@@ -406,7 +473,11 @@ for (const [label, server] of serverWithDatabase) {
         const rejected = (caller: Caller, groupId: string, body: Record<string, unknown> = {}) =>
           Effect.gen(function*() {
             const message = `Invalid field sku_group: SKU group ${groupId} does not exist`
-            expectError(yield* caller.post("/skus", { sku_id: "NO", description: "X", sku_group: groupId, ...body }), 400, message)
+            expectError(
+              yield* caller.post("/skus", { sku_id: "NO", description: "X", sku_group: groupId, ...body }),
+              400,
+              message
+            )
             expectError(yield* caller.put("/skus/NO", { description: "X", sku_group: groupId, ...body }), 400, message)
           })
         yield* rejected(t.F1, ofF2)
@@ -420,6 +491,36 @@ for (const [label, server] of serverWithDatabase) {
           (yield* t.F.get("/skus")).body.map((s: { sku_group_description: string | null }) => s.sku_group_description),
           ["F1 group", "Site group", null]
         )
+      }))
+
+    it.effect("every master data list takes the optional limit and offset", () =>
+      Effect.gen(function*() {
+        const t = yield* makeTenants
+        for (const i of [1, 2, 3]) {
+          expect204(yield* t.P.post("/customers", { name: `C${i}` }))
+          expect204(yield* t.P.post("/suppliers", { name: `S${i}` }))
+          expect204(yield* t.P.post("/carriers", { name: `K${i}` }))
+          expect204(yield* t.P.post("/skugroups", { description: `G${i}` }))
+          expect204(yield* t.P.post("/skus", { sku_id: `SKU${i}`, description: `D${i}` }))
+        }
+        const label = (record: Record<string, unknown>) => record.name ?? record.description
+        for (const [path, all] of [
+          ["/customers", ["C1", "C2", "C3"]],
+          ["/suppliers", ["S1", "S2", "S3"]],
+          ["/carriers", ["K1", "K2", "K3"]],
+          ["/skugroups", ["G1", "G2", "G3"]],
+          ["/skus", ["D1", "D2", "D3"]],
+          ["/pickmethods", ["Per qty", "Per each"]]
+        ] as const) {
+          const page = (query: string) => Effect.map(t.P.get(`${path}${query}`), (r) => r.body.map(label))
+          assert.deepStrictEqual(yield* page(""), all)
+          assert.deepStrictEqual(yield* page("?limit=2"), all.slice(0, 2))
+          assert.deepStrictEqual(yield* page("?offset=1&limit=1"), all.slice(1, 2))
+          assert.deepStrictEqual(yield* page("?offset=1"), all.slice(1))
+          assert.deepStrictEqual(yield* page("?limit=0"), [])
+          expectError(yield* t.P.get(`${path}?limit=-1`), 400, "Invalid field limit: must be a whole number")
+          expectError(yield* t.P.get(`${path}?offset=x`), 400, "Invalid field offset: must be a whole number")
+        }
       }))
 
     it.effect("there is no DELETE /skus/:id", () =>

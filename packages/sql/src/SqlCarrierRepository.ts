@@ -4,7 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { type Carrier, CarrierRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { lockClause } from "./SqlMasterData.js"
+import { lockClause, windowClause } from "./SqlMasterData.js"
 
 export const layer = Layer.effect(
   CarrierRepository,
@@ -13,8 +13,9 @@ export const layer = Layer.effect(
     const columns = sql.literal("id, site_id, name, address, zipcode, town, country, phone, url")
 
     return CarrierRepository.of({
-      list: (siteId) =>
-        sql<Carrier>`SELECT ${columns} FROM carriers WHERE site_id = ${siteId} ORDER BY id`.pipe(
+      list: (siteId, window) =>
+        sql<Carrier>`SELECT ${columns} FROM carriers WHERE site_id = ${siteId}
+          ORDER BY id ${windowClause(sql, window)}`.pipe(
           Effect.orDie,
           Effect.withSpan("CarrierRepository.list")
         ),

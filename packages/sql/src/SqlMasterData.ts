@@ -2,7 +2,7 @@
  * SQL fragments the master-data repositories share: the rows of a scope, and row locks.
  */
 import type { SqlClient } from "@effect/sql"
-import type { RowLock, Scope } from "@wms/core"
+import type { ListWindow, RowLock, Scope } from "@wms/core"
 
 /** The condition on `site_id` and `client_id` that keeps to the rows a scope may see. */
 export const visibleIn = (sql: SqlClient.SqlClient, scope: Scope) =>
@@ -19,3 +19,13 @@ export const lockClause = (sql: SqlClient.SqlClient, lock: RowLock) =>
     pg: () => sql.literal(lock === "share" ? "FOR SHARE" : "FOR UPDATE"),
     orElse: () => sql.literal("")
   })
+
+/** `LIMIT`/`OFFSET` of a list window; nothing for the whole list. SQLite takes OFFSET only after a LIMIT. */
+export const windowClause = (sql: SqlClient.SqlClient, window: ListWindow) =>
+  window.limit === undefined && window.offset === undefined
+    ? sql.literal("")
+    : sql`LIMIT ${window.limit ?? 2147483647} OFFSET ${window.offset ?? 0}`
+
+/** Text ordered by its bytes on both dialects, as SQLite does by default. */
+export const byBytes = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({ pg: () => sql.literal("COLLATE \"C\""), orElse: () => sql.literal("") })

@@ -4,7 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { ClientId, type Partner, type PartnerKind, PartnerRepository, SiteId } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { lockClause, visibleIn } from "./SqlMasterData.js"
+import { lockClause, visibleIn, windowClause } from "./SqlMasterData.js"
 
 interface PartnerRow {
   readonly id: number
@@ -48,8 +48,9 @@ export const layer = Layer.effect(
         : sql`SELECT 1 AS used FROM preadvices WHERE supplier_id = ${id} LIMIT 1`
 
     return PartnerRepository.of({
-      list: (kind, scope) =>
-        sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE ${visibleIn(sql, scope)} ORDER BY id`.pipe(
+      list: (kind, scope, window) =>
+        sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE ${visibleIn(sql, scope)}
+          ORDER BY id ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map(toPartner)),
           Effect.orDie,
           Effect.withSpan("PartnerRepository.list")

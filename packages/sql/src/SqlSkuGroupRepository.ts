@@ -4,7 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { type SkuGroup, SkuGroupRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { lockClause, visibleIn } from "./SqlMasterData.js"
+import { byBytes, lockClause, visibleIn, windowClause } from "./SqlMasterData.js"
 
 const counter = "sku_group"
 
@@ -15,10 +15,10 @@ export const layer = Layer.effect(
     const columns = sql.literal("sku_group_id, description, client_id")
 
     return SkuGroupRepository.of({
-      list: (scope) =>
+      list: (scope, window) =>
         // Generated ids are numeric strings: shorter first keeps them in numeric order.
         sql<SkuGroup>`SELECT ${columns} FROM sku_groups WHERE ${visibleIn(sql, scope)}
-          ORDER BY length(sku_group_id), sku_group_id`.pipe(
+          ORDER BY length(sku_group_id), sku_group_id ${byBytes(sql)} ${windowClause(sql, window)}`.pipe(
           Effect.orDie,
           Effect.withSpan("SkuGroupRepository.list")
         ),

@@ -4,7 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { type Sku, type SkuListItem, SkuRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { visibleIn } from "./SqlMasterData.js"
+import { byBytes, visibleIn, windowClause } from "./SqlMasterData.js"
 
 type SkuRow = Omit<Sku, "expiry_sku" | "obsolete" | "new"> & {
   readonly expiry_sku: number
@@ -39,12 +39,12 @@ export const layer = Layer.effect(
     )
 
     return SkuRepository.of({
-      list: (scope) =>
+      list: (scope, window) =>
         sql<SkuListRow>`SELECT sku_id, client_id, description, ean,
             (SELECT g.description FROM sku_groups g
               WHERE g.site_id = skus.site_id AND g.sku_group_id = skus.sku_group) AS sku_group_description,
             expiry_sku, expiry_days
-          FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id`.pipe(
+          FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map((row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 }))),
           Effect.orDie,
           Effect.withSpan("SkuRepository.list")

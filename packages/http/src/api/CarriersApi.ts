@@ -2,7 +2,7 @@
  * Carriers (§2.9, §4.7 of the API document).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Carrier, CarrierInput, RecordIdFromPath } from "@wms/core"
+import { Carrier, CarrierInput, ListWindow, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
 
@@ -13,8 +13,9 @@ const notFound = "Missing on the site: 404 `Carrier with id <id> not found`; a n
 export class CarriersApi extends HttpApiGroup.make("carriers")
   .add(
     HttpApiEndpoint.get("listCarriers", "/carriers")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Carrier))
-      .annotate(OpenApi.Description, "The carriers of the site, by id.")
+      .annotate(OpenApi.Description, "The carriers of the site, by id; optional `limit` and `offset`.")
   )
   .add(
     HttpApiEndpoint.post("createCarrier", "/carriers")

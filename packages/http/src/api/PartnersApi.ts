@@ -2,7 +2,7 @@
  * Customers and suppliers (§2.8, §4.7 of the API document): two groups of one shape.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Partner, PartnerDetail, PartnerInput, RecordIdFromPath } from "@wms/core"
+import { ListWindow, Partner, PartnerDetail, PartnerInput, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
 
@@ -18,8 +18,12 @@ const partnerGroup = <const Group extends string, const One extends string, cons
   return HttpApiGroup.make(group)
     .add(
       HttpApiEndpoint.get(`list${names.many}` as const, path)
+        .setUrlParams(ListWindow)
         .addSuccess(Schema.Array(Partner))
-        .annotate(OpenApi.Description, `The ${group} of the scope, by id. \`address_id\` is always the record's own id.`)
+        .annotate(
+          OpenApi.Description,
+          `The ${group} of the scope, by id; optional \`limit\` and \`offset\`. \`address_id\` is the record's own id.`
+        )
     )
     .add(
       HttpApiEndpoint.post(`create${names.one}` as const, path)

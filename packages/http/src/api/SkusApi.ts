@@ -3,6 +3,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
+  ListWindow,
   NewSku,
   NewSkuGroup,
   PickMethod,
@@ -31,11 +32,12 @@ const skuFields = "`description` is required and not blank. Optional: `ean`, `sk
 export class SkusApi extends HttpApiGroup.make("skus")
   .add(
     HttpApiEndpoint.get("listSkus", "/skus")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(SkuListItem))
       .annotate(
         OpenApi.Description,
-        "The SKUs of the scope, by `sku_id`. `sku_group_description` is the description of the SKU's group, or " +
-          "null when it has none."
+        "The SKUs of the scope, by `sku_id`; optional `limit` and `offset`. `sku_group_description` is the " +
+          "description of the SKU's group, or null when it has none."
       )
   )
   .add(
@@ -78,8 +80,12 @@ const groupNotFound = "Missing in the scope: 404 `SKU group with id <id> not fou
 export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
   .add(
     HttpApiEndpoint.get("listSkuGroups", "/skugroups")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(SkuGroup))
-      .annotate(OpenApi.Description, "The SKU groups of the scope, in the order of their ids.")
+      .annotate(
+        OpenApi.Description,
+        "The SKU groups of the scope, in the order of their ids; optional `limit` and `offset`."
+      )
   )
   .add(
     HttpApiEndpoint.post("createSkuGroup", "/skugroups")
@@ -122,8 +128,13 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
 export class PickMethodsApi extends HttpApiGroup.make("pickmethods")
   .add(
     HttpApiEndpoint.get("listPickMethods", "/pickmethods")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(PickMethod))
-      .annotate(OpenApi.Description, "The fixed list `[{id: 1, description: \"Per qty\"}, {id: 2, description: \"Per each\"}]`.")
+      .annotate(
+        OpenApi.Description,
+        "The fixed list `[{id: 1, description: \"Per qty\"}, {id: 2, description: \"Per each\"}]`; optional `limit` " +
+          "and `offset`."
+      )
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Pick methods")

@@ -8,7 +8,8 @@ export const CarriersHandlers = HttpApiBuilder.group(WarehouseApi, "carriers", (
   Effect.gen(function*() {
     const carriers = yield* Carriers
     return handlers
-      .handle("listCarriers", () => Effect.flatMap(CurrentActor, carriers.list))
+      .handle("listCarriers", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => carriers.list(actor, urlParams)))
       .handle("createCarrier", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(carriers.create(actor, payload))))
       .handle("getCarrier", ({ path }) => Effect.flatMap(CurrentActor, (actor) => carriers.get(actor, path.id)))

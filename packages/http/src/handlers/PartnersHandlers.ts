@@ -8,7 +8,8 @@ export const CustomersHandlers = HttpApiBuilder.group(WarehouseApi, "customers",
   Effect.gen(function*() {
     const { customers } = yield* Partners
     return handlers
-      .handle("listCustomers", () => Effect.flatMap(CurrentActor, customers.list))
+      .handle("listCustomers", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => customers.list(actor, urlParams)))
       .handle("createCustomer", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(customers.create(actor, payload))))
       .handle("getCustomer", ({ path }) => Effect.flatMap(CurrentActor, (actor) => customers.get(actor, path.id)))
@@ -21,7 +22,8 @@ export const SuppliersHandlers = HttpApiBuilder.group(WarehouseApi, "suppliers",
   Effect.gen(function*() {
     const { suppliers } = yield* Partners
     return handlers
-      .handle("listSuppliers", () => Effect.flatMap(CurrentActor, suppliers.list))
+      .handle("listSuppliers", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => suppliers.list(actor, urlParams)))
       .handle("createSupplier", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(suppliers.create(actor, payload))))
       .handle("getSupplier", ({ path }) => Effect.flatMap(CurrentActor, (actor) => suppliers.get(actor, path.id)))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { pickMethods, SkuGroups, Skus } from "@wms/core"
+import { listPickMethods, SkuGroups, Skus } from "@wms/core"
 import { Effect } from "effect"
 import { CurrentActor } from "../api/Security.js"
 import { WarehouseApi } from "../Api.js"
@@ -8,7 +8,8 @@ export const SkusHandlers = HttpApiBuilder.group(WarehouseApi, "skus", (handlers
   Effect.gen(function*() {
     const skus = yield* Skus
     return handlers
-      .handle("listSkus", () => Effect.flatMap(CurrentActor, skus.list))
+      .handle("listSkus", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => skus.list(actor, urlParams)))
       .handle("createSku", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => skus.create(actor, payload)))
       .handle("getSku", ({ path }) => Effect.flatMap(CurrentActor, (actor) => skus.get(actor, path.id)))
       .handle("updateSku", ({ path, payload }) =>
@@ -19,7 +20,8 @@ export const SkuGroupsHandlers = HttpApiBuilder.group(WarehouseApi, "skugroups",
   Effect.gen(function*() {
     const groups = yield* SkuGroups
     return handlers
-      .handle("listSkuGroups", () => Effect.flatMap(CurrentActor, groups.list))
+      .handle("listSkuGroups", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => groups.list(actor, urlParams)))
       .handle("createSkuGroup", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(groups.create(actor, payload))))
       .handle("getSkuGroup", ({ path }) => Effect.flatMap(CurrentActor, (actor) => groups.get(actor, path.id)))
@@ -29,4 +31,4 @@ export const SkuGroupsHandlers = HttpApiBuilder.group(WarehouseApi, "skugroups",
   }))
 
 export const PickMethodsHandlers = HttpApiBuilder.group(WarehouseApi, "pickmethods", (handlers) =>
-  Effect.succeed(handlers.handle("listPickMethods", () => Effect.succeed(pickMethods))))
+  Effect.succeed(handlers.handle("listPickMethods", ({ urlParams }) => Effect.succeed(listPickMethods(urlParams)))))
