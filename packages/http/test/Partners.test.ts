@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { Api } from "../../../testing/server.js"
 import {
   expect204,
   expectError,
@@ -179,6 +180,43 @@ for (const [label, server] of serverWithDatabase) {
           assert.strictEqual((yield* t.F1.get(`${path}/${id}`)).body.name, "Of F1, renamed by F")
         }))
     }
+
+    it.effect("every master data endpoint needs the token (401), then the site header (403)", () =>
+      Effect.gen(function*() {
+        const api = yield* Api
+        const token = yield* api.login()
+        const endpoints = [
+          ...["/customers", "/suppliers", "/carriers"].flatMap((path) => [
+            ["GET", path],
+            ["POST", path],
+            ["GET", `${path}/1`],
+            ["PUT", `${path}/1`],
+            ["DELETE", `${path}/1`]
+          ]),
+          ["GET", "/skugroups"],
+          ["POST", "/skugroups"],
+          ["GET", "/skugroups/1"],
+          ["PUT", "/skugroups/1"],
+          ["DELETE", "/skugroups/1"],
+          ["GET", "/skus"],
+          ["POST", "/skus"],
+          ["GET", "/skus/A"],
+          ["PUT", "/skus/A"],
+          ["GET", "/pickmethods"]
+        ] as const
+        for (const [method, path] of endpoints) {
+          const body = method === "POST" || method === "PUT" ? {} : undefined
+          const noToken = yield* api.request(method, path, { site: "main", body })
+          assert.deepStrictEqual(
+            [path, noToken.status, noToken.body],
+            [path, 401, { message: "Missing authorization token" }]
+          )
+          const noSite = yield* api.request(method, path, { token, body })
+          assert.deepStrictEqual([path, noSite.status, noSite.body], [path, 403, { message: "Missing header site" }])
+          const badSite = yield* api.request(method, path, { token, site: "nowhere", body })
+          assert.deepStrictEqual([path, badSite.status, badSite.body], [path, 403, { message: "Invalid site" }])
+        }
+      }))
 
     it.effect("customers and suppliers are kept apart", () =>
       Effect.gen(function*() {
