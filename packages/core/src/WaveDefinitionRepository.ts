@@ -4,6 +4,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "./Ids.js"
+import type { ListWindow } from "./MasterData.js"
 import type { WaveDefinition, WaveDefinitionInput } from "./WaveDefinitions.js"
 
 /** A definition as stored: the record without the descriptions, which the service adds. */
@@ -12,8 +13,8 @@ export type WaveDefinitionRow = Omit<WaveDefinition, "criterium" | "picktypedesc
 export class WaveDefinitionRepository extends Context.Tag("@wms/core/WaveDefinitionRepository")<
   WaveDefinitionRepository,
   {
-    /** The definitions of the site, by id. */
-    readonly list: (siteId: SiteId) => Effect.Effect<ReadonlyArray<WaveDefinitionRow>>
+    /** The definitions of the site, by id, within the window. */
+    readonly list: (siteId: SiteId, window: ListWindow) => Effect.Effect<ReadonlyArray<WaveDefinitionRow>>
     /** The definition with this id, when it belongs to the site. */
     readonly find: (siteId: SiteId, id: number) => Effect.Effect<Option.Option<WaveDefinitionRow>>
     /** Inserts a definition of the site and returns its id. */

@@ -6,20 +6,20 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { invalidField, NotFound } from "./Errors.js"
-import { OptionalMasterText, RequiredText } from "./MasterData.js"
+import { type ListWindow, OptionalMasterText, RequiredText } from "./MasterData.js"
 import type { Actor } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
 import { WaveDefinitionRepository, type WaveDefinitionRow } from "./WaveDefinitionRepository.js"
 
-/** A selection criterion id (§2.6): 1 to 8. */
+/** A selection criterion id (§2.6): 1 to 8. One message for any other value, whatever its type. */
 export const CriteriumId = Schema.Literal(1, 2, 3, 4, 5, 6, 7, 8).annotations({
-  message: () => "must be an integer from 1 to 8"
+  message: () => ({ message: "must be an integer from 1 to 8", override: true })
 })
 export type CriteriumId = typeof CriteriumId.Type
 
 /** A pick type id (§2.6): 1 to 4. */
 export const PickTypeId = Schema.Literal(1, 2, 3, 4).annotations({
-  message: () => "must be an integer from 1 to 4"
+  message: () => ({ message: "must be an integer from 1 to 4", override: true })
 })
 export type PickTypeId = typeof PickTypeId.Type
 
@@ -133,8 +133,8 @@ export class WaveDefinitions extends Effect.Service<WaveDefinitions>()("@wms/cor
     const repository = yield* WaveDefinitionRepository
     const { atomically } = yield* Transactor
 
-    const list = Effect.fn("WaveDefinitions.list")(function*(actor: Actor) {
-      const rows = yield* repository.list(actor.scope.site_id)
+    const list = Effect.fn("WaveDefinitions.list")(function*(actor: Actor, window: ListWindow = {}) {
+      const rows = yield* repository.list(actor.scope.site_id, window)
       return rows.map(withDescriptions)
     })
 

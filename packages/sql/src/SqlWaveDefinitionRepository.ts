@@ -4,6 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { type CriteriumId, type PickTypeId, WaveDefinitionRepository, type WaveDefinitionInput } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { windowClause } from "./SqlMasterData.js"
 
 interface Row {
   readonly id: number
@@ -32,8 +33,9 @@ export const layer = Layer.effect(
     const columns = sql.literal("id, site_id, description, criterium_id, value, pick_type, autostart")
 
     return WaveDefinitionRepository.of({
-      list: (siteId) =>
-        sql<Row>`SELECT ${columns} FROM wave_definitions WHERE site_id = ${siteId} ORDER BY id`.pipe(
+      list: (siteId, window) =>
+        sql<Row>`SELECT ${columns} FROM wave_definitions WHERE site_id = ${siteId}
+          ORDER BY id ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map(fromRow)),
           Effect.orDie,
           Effect.withSpan("WaveDefinitionRepository.list")

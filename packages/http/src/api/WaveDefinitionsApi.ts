@@ -2,7 +2,7 @@
  * Wave definitions (§2.6, §4.6 of the API document).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { RecordIdFromPath, WaveDefinition, WaveDefinitionInput } from "@wms/core"
+import { ListWindow, RecordIdFromPath, WaveDefinition, WaveDefinitionInput } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
 
@@ -22,8 +22,9 @@ const body =
 export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
   .add(
     HttpApiEndpoint.get("listWaveDefinitions", "/wave-definitions")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(WaveDefinition))
-      .annotate(OpenApi.Description, "The wave definitions of the site, by id.")
+      .annotate(OpenApi.Description, "The wave definitions of the site, by id; optional `limit` and `offset`.")
   )
   .add(
     HttpApiEndpoint.post("createWaveDefinition", "/wave-definitions")

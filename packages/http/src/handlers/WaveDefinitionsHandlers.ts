@@ -8,10 +8,12 @@ export const WaveDefinitionsHandlers = HttpApiBuilder.group(WarehouseApi, "waveD
   Effect.gen(function*() {
     const definitions = yield* WaveDefinitions
     return handlers
-      .handle("listWaveDefinitions", () => Effect.flatMap(CurrentActor, (actor) => definitions.list(actor)))
+      .handle("listWaveDefinitions", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => definitions.list(actor, urlParams)))
       .handle("createWaveDefinition", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(definitions.create(actor, payload))))
-      .handle("getWaveDefinition", ({ path }) => Effect.flatMap(CurrentActor, (actor) => definitions.get(actor, path.id)))
+      .handle("getWaveDefinition", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) => definitions.get(actor, path.id)))
       .handle("updateWaveDefinition", ({ path, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => definitions.update(actor, path.id, payload)))
       .handle("deleteWaveDefinition", ({ path }) =>
