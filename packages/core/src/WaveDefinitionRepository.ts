@@ -10,6 +10,7 @@ import type { WaveDefinition, WaveDefinitionInput } from "./WaveDefinitions.js"
 /** A definition as stored: the record without the descriptions, which the service adds. */
 export type WaveDefinitionRow = Omit<WaveDefinition, "criterium" | "picktypedescription">
 
+/** Where wave definitions are stored; store failures are defects. */
 export class WaveDefinitionRepository extends Context.Tag("@wms/core/WaveDefinitionRepository")<
   WaveDefinitionRepository,
   {

@@ -128,6 +128,10 @@ const withDescriptions = (row: WaveDefinitionRow): WaveDefinition => ({
 
 const notFound = (id: number) => new NotFound({ message: `Wave definitie met id ${id} niet gevonden` })
 
+/**
+ * The wave definitions of the caller's site: every method takes the `Actor` first; a definition of
+ * another site is a 404 `Wave definitie met id <id> niet gevonden`.
+ */
 export class WaveDefinitions extends Effect.Service<WaveDefinitions>()("@wms/core/WaveDefinitions", {
   effect: Effect.gen(function*() {
     const repository = yield* WaveDefinitionRepository
