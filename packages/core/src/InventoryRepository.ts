@@ -73,6 +73,13 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
   readonly nextTagId: (siteId: string) => Effect.Effect<string>
   /** Appends a transaction to the ledger (which is never changed) and returns its id. */
   readonly appendTransaction: (entry: Omit<LedgerEntry, "id">) => Effect.Effect<number>
+  /** Appends many transactions at once, in their order. */
+  readonly appendTransactions: (entries: ReadonlyArray<Omit<LedgerEntry, "id">>) => Effect.Effect<void>
+  /**
+   * Changes the allocation of contents by signed amounts, all or nothing: it dies when any content
+   * would leave the stock rule, which the caller's locks and checks must make impossible.
+   */
+  readonly changeAllocation: (changes: ReadonlyMap<number, number>) => Effect.Effect<void>
   readonly listTransactions: (scope: Scope) => Effect.Effect<ReadonlyArray<LedgerEntry>>
   readonly findTransaction: (scope: Scope, id: number) => Effect.Effect<Option.Option<LedgerEntry>>
   readonly insertLostAndFound: (item: Omit<LostAndFoundItem, "id">) => Effect.Effect<number>

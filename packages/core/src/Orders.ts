@@ -17,6 +17,7 @@ import {
 import { Status, type StatusId, statusDescription, statusObject } from "./Status.js"
 import { type Actor, ownerOf } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
+import { Waves } from "./Waves.js"
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -184,6 +185,7 @@ const dock = (value: string | null) => (value === null || value.trim() === "" ? 
 export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
   effect: Effect.gen(function*() {
     const orders = yield* OrderRepository
+    const waves = yield* Waves
     const { atomically } = yield* Transactor
 
     const findOrder = (actor: Actor, orderId: string) =>
@@ -293,9 +295,18 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (!(yield* orders.update(header.ref, changes))) return yield* orderNotFound(orderId)
     }, atomically)
 
+    // An allocated order gives its stock back first; once picking has started it stays.
     const remove = Effect.fn("Orders.remove")(function*(actor: Actor, orderId: string) {
       const { header } = yield* findOrder(actor, orderId)
-      yield* requireReleased(header, "it can be deleted")
+      const status = yield* orders.lock(header.ref)
+      if (Option.isNone(status)) return yield* orderNotFound(orderId)
+      if (status.value === Status.Allocated || status.value === Status.PartiallyAllocated) {
+        yield* waves.releaseOrder(orderId, header.ref)
+      } else if (status.value !== Status.Released) {
+        return yield* new Conflict({
+          message: `Order with OrderID ${orderId} is ${describe(status.value)}: it can be deleted only until picking starts`
+        })
+      }
       yield* orders.remove(header.ref)
     }, atomically)
 

@@ -23,6 +23,7 @@ import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
 import { WaveDefinitionsApi } from "./api/WaveDefinitionsApi.js"
+import { WavesApi } from "./api/WavesApi.js"
 
 export class WarehouseApi extends HttpApi.make("warehouse")
   .add(SystemApi)
@@ -39,6 +40,7 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .add(InventoryApi)
   .add(ReceivingApi)
   .add(WaveDefinitionsApi)
+  .add(WavesApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(ForbiddenError)

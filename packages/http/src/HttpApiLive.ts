@@ -18,6 +18,7 @@ import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityL
 import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
+import { WavesHandlers } from "./handlers/WavesHandlers.js"
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
 export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
@@ -35,7 +36,8 @@ export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
     PickMethodsHandlers,
     InventoryHandlers,
     ReceivingHandlers,
-    WaveDefinitionsHandlers
+    WaveDefinitionsHandlers,
+    WavesHandlers
   ]),
   Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
 )

@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Carriers, Inventory, Orders, Receiving, Partners, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions } from "@wms/core"
+import { Administration, Carriers, Inventory, Orders, Receiving, Partners, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -14,18 +14,20 @@ export interface WarehouseOptions {
   readonly timeZone?: string
 }
 
-/** Every service of the warehouse, on the ports of a store. */
-const services = Layer.mergeAll(
-  Administration.Default,
-  Partners.Default,
-  Carriers.Default,
-  SkuGroups.Default,
-  Skus.Default,
-  PreAdvices.Default,
-  Orders.Default,
-  Inventory.Default,
-  Receiving.Default,
-  WaveDefinitions.Default
+/** Every service of the warehouse, on the ports of a store; a service using another comes after it. */
+const services = Layer.mergeAll(Orders.Default).pipe(
+  Layer.provideMerge(Waves.Default),
+  Layer.provideMerge(Layer.mergeAll(
+    Administration.Default,
+    Partners.Default,
+    Carriers.Default,
+    SkuGroups.Default,
+    Skus.Default,
+    PreAdvices.Default,
+    Inventory.Default,
+    Receiving.Default,
+    WaveDefinitions.Default
+  ))
 )
 
 /**

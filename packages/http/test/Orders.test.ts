@@ -303,15 +303,15 @@ for (const [label, server] of serverWithDatabase) {
         assert.deepStrictEqual((yield* c.get(`/orders/${id}`)).body.lines, [])
       }))
 
-    it.effect("DELETE /orders/:id of an order that is not Released gets 409 and keeps it", () =>
+    it.effect("DELETE /orders/:id of an order whose picking has started gets 409 and keeps it", () =>
       Effect.gen(function*() {
         const w = yield* makeWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
-        yield* setOrderStatus(id, w.p, 15)
+        yield* setOrderStatus(id, w.p, 17)
         expectStatus(yield* c.del(`/orders/${id}`), 409, {
-          message: `Order with OrderID ${id} is Allocated: it can be deleted only while it is Released`
+          message: `Order with OrderID ${id} is In Progress: it can be deleted only until picking starts`
         })
         assert.strictEqual((yield* c.get(`/orders/${id}`)).body.lines.length, 1)
       }))
@@ -583,6 +583,26 @@ for (const [label, server] of serverWithDatabase) {
         assert.deepStrictEqual(listed, [id, own])
         assert.deepStrictEqual((yield* f1.get("/orders")).body.map((o: { order_id: string }) => o.order_id), [id])
         assert.deepStrictEqual((yield* f2.get("/orders")).body, [])
+      }))
+
+    it.effect("concurrent writes: one order per id, generated line numbers never collide", () =>
+      Effect.gen(function*() {
+        const w = yield* makeWorld
+        const c = yield* client(w)
+        const id = unique("O")
+        const creates = yield* Effect.all(Array.from({ length: 8 }, () => c.post("/orders", { order_id: id })), {
+          concurrency: "unbounded"
+        })
+        assert.deepStrictEqual(creates.map((r) => r.status).sort(), [204, 409, 409, 409, 409, 409, 409, 409])
+        const adds = yield* Effect.all(
+          Array.from({ length: 10 }, (_, i) => c.post(`/orders/${id}/lines`, [{ sku_id: "SKU-1", qty: i + 1 }, { sku_id: "SKU-2", qty: 1 }])),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(adds.map((r) => r.status), Array.from({ length: 10 }, () => 204))
+        const lines = (yield* c.get(`/orders/${id}/lines`)).body
+        assert.deepStrictEqual(lines.map((l: { line: number }) => l.line), Array.from({ length: 20 }, (_, i) => i + 1))
+        // Each request's two lines got consecutive numbers.
+        for (let i = 0; i < 20; i += 2) assert.deepStrictEqual([lines[i].sku_id, lines[i + 1].sku_id], ["SKU-1", "SKU-2"])
       }))
 
     it.effect("the token comes before the site header, the site header before the body", () =>

@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "@wms/core"
 import type { Scope } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { chunked, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
 import { lockClause } from "./SqlMasterData.js"
 
@@ -83,6 +84,35 @@ export const layer = Layer.effect(
           Effect.orDie,
           Effect.withSpan("InventoryRepository.appendTransaction")
         ),
+      appendTransactions: (entries) =>
+        Effect.forEach(
+          chunked(entries, rowsPerStatement(15)),
+          (chunk) => sql`INSERT INTO inventory_transactions ${sql.insert(chunk as Array<Omit<LedgerEntry, "id">>)}`,
+          { discard: true }
+        ).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.appendTransactions")),
+      changeAllocation: (changes) =>
+        Effect.forEach(
+          chunked([...changes].filter(([, delta]) => delta !== 0), rowsPerStatement(2)),
+          (chunk) =>
+            Effect.gen(function*() {
+              const values = sql.join(", ", false)(
+                chunk.map(([id, delta]) => sql`(CAST(${id} AS INTEGER), CAST(${delta} AS INTEGER))`)
+              )
+              // The stock rule is the guard of the statement itself: a row that would break it is not
+              // updated, and a short count means a caller's lock failed.
+              const updated = yield* sql<{ content_id: number }>`UPDATE contents
+                SET qty_allocated = qty_allocated + v.column2
+                FROM (VALUES ${values}) AS v
+                WHERE contents.content_id = v.column1
+                  AND contents.qty_allocated + v.column2 >= 0
+                  AND contents.qty_allocated + v.column2 + contents.qty_tasked_from <= contents.qty
+                RETURNING contents.content_id`
+              if (updated.length !== chunk.length) {
+                return yield* Effect.dieMessage(`allocation change refused for ${chunk.length - updated.length} contents`)
+              }
+            }),
+          { discard: true }
+        ).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.changeAllocation")),
       listTransactions: (scope) =>
         sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} ORDER BY t.id`.pipe(
           Effect.orDie,

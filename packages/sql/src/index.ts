@@ -15,6 +15,7 @@ import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
 import * as SqlSkuRepository from "./SqlSkuRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
 import * as SqlWaveDefinitionRepository from "./SqlWaveDefinitionRepository.js"
+import * as SqlWaveRepository from "./SqlWaveRepository.js"
 
 export { migrations } from "./Migrations.js"
 
@@ -31,5 +32,6 @@ export const repositories = Layer.mergeAll(
   SqlCarrierRepository.layer,
   SqlSkuGroupRepository.layer,
   SqlSkuRepository.layer,
-  SqlWaveDefinitionRepository.layer
+  SqlWaveDefinitionRepository.layer,
+  SqlWaveRepository.layer
 )

@@ -1,0 +1,278 @@
+/**
+ * Waves: created from a definition, they take the matching orders; started, they allocate stock
+ * and create pick tasks in one transaction; deleted, they give every unit back. Messages are the
+ * documented Dutch ones.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { allocate, type PickType } from "./Allocation.js"
+import { composeCustomerName } from "./CustomerName.js"
+import { Conflict, NotFound } from "./Errors.js"
+import { formatDate, TimeZone } from "./Formats.js"
+import { InventoryRepository, type LedgerEntry } from "./InventoryRepository.js"
+import { Status, statusDescription, type StatusId } from "./Status.js"
+import type { Actor } from "./Tenancy.js"
+import { Transactor } from "./Transactor.js"
+import { criteriumDescription, pickTypeDescription, WaveDefinitions } from "./WaveDefinitions.js"
+import { type ClaimRow, type StoredWave, WaveRepository } from "./WaveRepository.js"
+import { matchesCriterion } from "./WaveSelection.js"
+
+/** The body of `POST /waves/create`. */
+export const CreateWaveRequest = Schema.Struct({
+  wavedef_id: Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer id" }))
+})
+
+/** The body of `POST /waves/start`. */
+export const StartWaveRequest = Schema.Struct({
+  wave_id: Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer id" }))
+})
+
+/** A wave as `GET /waves` shows it (§2.7). */
+export interface WaveRecord {
+  readonly id: number
+  readonly status: string
+  readonly status_id: number
+  readonly criterium: string
+  readonly criterium_id: number
+  readonly value: string | null
+  readonly picktypedescription: string
+  readonly pick_type: number
+  readonly autostart: boolean
+  readonly site_id: string
+}
+
+/** `GET /waves/:id`: the wave with its quantities. */
+export interface WaveDetail extends WaveRecord {
+  readonly order_count: number
+  readonly qty_ordered: number
+  readonly qty_allocated: number
+  readonly qty_short: number
+}
+
+export const waveNotFound = (waveId: number) => new NotFound({ message: `Wave met id ${waveId} niet gevonden` })
+
+export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
+  effect: Effect.gen(function*() {
+    const waves = yield* WaveRepository
+    const inventory = yield* InventoryRepository
+    const definitions = yield* WaveDefinitions
+    const { atomically } = yield* Transactor
+    const timeZone = yield* TimeZone
+
+    const toRecord = (wave: StoredWave): WaveRecord => ({
+      id: wave.id,
+      status: statusDescription(wave.status_id),
+      status_id: wave.status_id,
+      criterium: criteriumDescription(wave.criterium_id),
+      criterium_id: wave.criterium_id,
+      value: wave.value,
+      picktypedescription: pickTypeDescription(wave.pick_type),
+      pick_type: wave.pick_type,
+      autostart: wave.autostart,
+      site_id: wave.site_id
+    })
+
+    const find = (actor: Actor, waveId: number) =>
+      Effect.flatMap(waves.find(actor.scope, waveId), Option.match({
+        onNone: () => Effect.fail(waveNotFound(waveId)),
+        onSome: Effect.succeed
+      }))
+
+    const lock = (actor: Actor, waveId: number) =>
+      Effect.flatMap(waves.lock(actor.scope, waveId), Option.match({
+        onNone: () => Effect.fail(waveNotFound(waveId)),
+        onSome: Effect.succeed
+      }))
+
+    const ledgerEntry = (claim: Omit<ClaimRow, "id">, type: "Allocate" | "Deallocate", createdAt: string) =>
+      ({
+        site_id: claim.site_id,
+        client_id: claim.client_id,
+        created_at: createdAt,
+        transaction_type: type,
+        content_id: claim.content_id,
+        from_loc_id: claim.from_loc_id,
+        to_loc_id: claim.to_loc_id,
+        final_loc_id: claim.final_loc_id,
+        sku_id: claim.sku_id,
+        qty: claim.qty,
+        tag_id: claim.tag_id,
+        order_id: claim.order_id,
+        line_id: claim.line_id,
+        notes: `Wave ${claim.wave_id}`
+      }) satisfies Omit<LedgerEntry, "id">
+
+    /** Gives the stock of allocated claims back: Deallocate transactions, claims and tasks gone. */
+    const release = Effect.fn("Waves.release")(function*(claims: ReadonlyArray<ClaimRow>) {
+      const open = claims.filter((claim) => claim.status === "allocated")
+      if (open.length === 0) return
+      const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+      const changes = new Map<number, number>()
+      for (const claim of open) changes.set(claim.content_id, (changes.get(claim.content_id) ?? 0) - claim.qty)
+      yield* inventory.changeAllocation(changes)
+      yield* inventory.appendTransactions(open.map((claim) => ledgerEntry(claim, "Deallocate", createdAt)))
+      yield* waves.deleteClaims(open.map((claim) => claim.id))
+      yield* waves.setOrderStatuses(new Map(open.map((claim) => [claim.order_ref, Status.Released as StatusId])))
+    })
+
+    /** Allocates a locked, Released wave; false when it has no orders. */
+    const allocateWave = Effect.fn("Waves.allocateWave")(function*(wave: StoredWave) {
+      const orders = yield* waves.ordersToAllocate(wave.id)
+      if ((yield* waves.totals(wave.id)).order_count === 0) return false
+      const skuIds = [...new Set(orders.flatMap((order) => order.lines.map((line) => line.sku_id)))]
+      const stock = yield* waves.lockStock(wave.site_id, skuIds)
+      const now = yield* Clock.currentTimeMillis
+      const createdAt = new Date(now).toISOString()
+      const plan = allocate(orders, stock, {
+        waveId: wave.id,
+        pickType: wave.pick_type as PickType,
+        pickTypeDescription: pickTypeDescription(wave.pick_type),
+        today: formatDate(now, timeZone),
+        defaultDock: yield* waves.defaultDock(wave.site_id)
+      })
+      const claimsetIds = yield* waves.insertClaimsets(wave.id, plan.claimsets)
+      const claims = plan.claims.map((claim): Omit<ClaimRow, "id"> => ({
+        site_id: wave.site_id,
+        client_id: claim.client_id as ClaimRow["client_id"],
+        wave_id: wave.id,
+        claimset_id: claimsetIds[claim.claimset],
+        content_id: claim.content_id,
+        order_ref: claim.order_ref,
+        order_id: claim.order_id,
+        line_id: claim.line_id,
+        sku_id: claim.sku_id,
+        qty: claim.qty,
+        status: "allocated",
+        tag_id: claim.tag_id,
+        from_loc_id: claim.from_loc_id,
+        to_loc_id: claim.to_loc_id,
+        final_loc_id: claim.to_loc_id,
+        created_at: createdAt
+      }))
+      yield* waves.insertClaims(claims)
+      yield* inventory.changeAllocation(plan.allocatedByContent)
+      yield* inventory.appendTransactions(claims.map((claim) => ledgerEntry(claim, "Allocate", createdAt)))
+      yield* waves.setOrderStatuses(plan.orderStatuses)
+      yield* waves.setStatus(wave.id, Status.Allocated)
+      return true
+    })
+
+    const create = Effect.fn("Waves.create")(function*(actor: Actor, definitionId: number) {
+      const definition = yield* definitions.get(actor, definitionId)
+      const candidates = yield* waves.candidateOrders(actor.scope)
+      const selected = candidates.filter((order) => matchesCriterion(definition.criterium_id, definition.value, order))
+      const waveId = yield* waves.insert({
+        site_id: actor.scope.site_id,
+        client_id: actor.scope.client_id,
+        status_id: Status.Released,
+        criterium_id: definition.criterium_id,
+        value: definition.value,
+        pick_type: definition.pick_type as PickType,
+        autostart: definition.autostart,
+        created_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
+        created_by: actor.userId
+      })
+      yield* waves.attachOrders(waveId, selected.map((order) => order.order_ref))
+      if (selected.length === 0) return { message: `Wave met id ${waveId} is aangemaakt maar bevat geen orders`, wave_id: waveId }
+      if (!definition.autostart) return { message: `Wave met id ${waveId} is aangemaakt`, wave_id: waveId }
+      yield* allocateWave(Option.getOrThrow(yield* waves.lock(actor.scope, waveId)))
+      return { message: `Wave met id ${waveId} wordt aangemaakt en automatisch gestart`, wave_id: waveId }
+    }, atomically)
+
+    const start = Effect.fn("Waves.start")(function*(actor: Actor, waveId: number) {
+      const wave = yield* lock(actor, waveId)
+      if (wave.status_id !== Status.Released) return yield* new Conflict({ message: `Wave met id ${waveId} is al gestart` })
+      if (!(yield* allocateWave(wave))) return { message: "Geen orders in deze wave" }
+      return { message: `Wave met id ${waveId} is gestart` }
+    }, atomically)
+
+    const remove = Effect.fn("Waves.remove")(function*(actor: Actor, waveId: number) {
+      const wave = yield* lock(actor, waveId)
+      const claims = yield* waves.lockClaims({ waveId })
+      if (claims.some((claim) => claim.status === "picked") || wave.status_id === Status.InProgress) {
+        return yield* new Conflict({ message: `Wave met id ${waveId} kan niet worden verwijderd: het picken is begonnen` })
+      }
+      yield* release(claims)
+      yield* waves.remove(waveId)
+    }, atomically)
+
+    /**
+     * Gives back the allocation of an order that is about to be deleted. Once picking of it has
+     * started that is a 409. Runs inside the caller's transaction.
+     */
+    const releaseOrder = Effect.fn("Waves.releaseOrder")(function*(orderId: string, orderRef: number) {
+      const claims = yield* waves.lockClaims({ orderRef })
+      if (claims.some((claim) => claim.status === "picked")) {
+        return yield* new Conflict({
+          message: `Order with OrderID ${orderId} cannot be deleted: picking has started`
+        })
+      }
+      yield* release(claims)
+    })
+
+    const list = Effect.fn("Waves.list")(function*(actor: Actor) {
+      return (yield* waves.list(actor.scope)).map(toRecord)
+    })
+
+    const get = Effect.fn("Waves.get")(function*(actor: Actor, waveId: number) {
+      const wave = yield* find(actor, waveId)
+      const totals = yield* waves.totals(waveId)
+      return {
+        ...toRecord(wave),
+        ...totals,
+        qty_short: totals.qty_ordered - totals.qty_allocated
+      } satisfies WaveDetail
+    })
+
+    const orders = Effect.fn("Waves.orders")(function*(actor: Actor, waveId: number) {
+      yield* find(actor, waveId)
+      return (yield* waves.orders(waveId)).map((order) => ({
+        order_id: order.order_id,
+        order_date: order.order_date,
+        status: statusDescription(order.status_id),
+        customer: order.customer_name === null ? null : composeCustomerName(order.customer_name, order.customer_town),
+        ship_by_date: order.ship_by_date,
+        carrier: order.carrier_name,
+        ship_dock: order.ship_dock
+      }))
+    })
+
+    const claimsets = Effect.fn("Waves.claimsets")(function*(actor: Actor, waveId: number) {
+      yield* find(actor, waveId)
+      return yield* waves.claimsets(waveId)
+    })
+
+    const claims = Effect.fn("Waves.claims")(function*(actor: Actor, waveId: number) {
+      yield* find(actor, waveId)
+      return (yield* waves.claims(waveId)).map((claim) => ({
+        id: claim.id,
+        content_id: claim.content_id,
+        sku_id: claim.sku_id,
+        qty: claim.qty,
+        order_id: claim.order_id,
+        line_id: claim.line_id,
+        claimset: claim.claimset_id,
+        status: claim.status,
+        loc_id: claim.from_loc_id
+      }))
+    })
+
+    /** The pick tasks of a wave: one per claim still allocated. */
+    const tasks = Effect.fn("Waves.tasks")(function*(actor: Actor, waveId: number) {
+      yield* find(actor, waveId)
+      return (yield* waves.claims(waveId)).filter((claim) => claim.status === "allocated").map((claim) => ({
+        id: claim.id,
+        quantity: claim.qty,
+        tag_id: claim.tag_id,
+        from_loc_id: claim.from_loc_id,
+        to_loc_id: claim.to_loc_id,
+        final_loc_id: claim.final_loc_id,
+        sku_id: claim.sku_id,
+        creation_date: formatDate(claim.created_at, timeZone),
+        wave_id: claim.wave_id,
+        claimset: claim.claimset_id
+      }))
+    })
+
+    return { list, get, orders, claimsets, claims, tasks, create, start, remove, releaseOrder } as const
+  })
+}) {}

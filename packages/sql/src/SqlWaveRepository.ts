@@ -1,0 +1,220 @@
+/**
+ * Waves, their orders, claimsets and claims (with their tasks) on @effect/sql. Writes of a wave
+ * start are batched: a few statements per thousand claims, whatever the wave's size.
+ */
+import { SqlClient } from "@effect/sql"
+import {
+  type ClaimRow,
+  type ClaimsetRow,
+  type OrderToAllocate,
+  type Scope,
+  type StatusId,
+  type StockToAllocate,
+  type StoredWave,
+  WaveRepository,
+  type WaveTotals
+} from "@wms/core"
+import type { CandidateOrder, WaveOrderRow } from "@wms/core"
+import { Effect, Layer, Option } from "effect"
+import { chunked, rowsPerStatement } from "./Batches.js"
+import { lockClause } from "./SqlMasterData.js"
+
+interface WaveRow extends Omit<StoredWave, "autostart"> {
+  readonly autostart: number
+}
+
+const toWave = (row: WaveRow): StoredWave => ({ ...row, autostart: row.autostart === 1 })
+
+export const layer = Layer.effect(
+  WaveRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const forUpdate = lockClause(sql, "update")
+    const forUpdateOfOrders = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE OF o"), orElse: () => sql.literal("") })
+
+    const visible = (t: string, scope: Scope) =>
+      scope.client_id === null
+        ? sql`${sql(t)}.site_id = ${scope.site_id}`
+        : sql`${sql(t)}.site_id = ${scope.site_id} AND ${sql(t)}.client_id = ${scope.client_id}`
+
+    const inIds = <A>(ids: ReadonlyArray<A>, each: (chunk: ReadonlyArray<A>) => Effect.Effect<unknown, unknown>) =>
+      Effect.forEach(chunked(ids, 5_000), each, { discard: true })
+
+    return WaveRepository.of({
+      insert: (wave) =>
+        sql<{ id: number }>`INSERT INTO waves ${sql.insert({ ...wave, autostart: wave.autostart ? 1 : 0 })} RETURNING id`
+          .pipe(Effect.map((rows) => rows[0].id), Effect.orDie, Effect.withSpan("WaveRepository.insert")),
+      candidateOrders: (scope) =>
+        Effect.gen(function*() {
+          // Wave creation in a site is serialized on the site's row, so no order joins two waves.
+          yield* sql`SELECT site_id FROM sites WHERE site_id = ${scope.site_id} ${forUpdate}`
+          return yield* sql<CandidateOrder>`SELECT o.id AS order_ref, o.order_id, o.client_id, o.order_date,
+              o.ship_by_date, cu.name AS customer_name, cu.town AS customer_town, ca.name AS carrier_name
+            FROM orders o
+            LEFT JOIN customers cu ON cu.id = o.customer_id
+            LEFT JOIN carriers ca ON ca.id = o.carrier_id
+            WHERE ${visible("o", scope)} AND o.status_id = 14
+              AND NOT EXISTS (SELECT 1 FROM wave_orders wo JOIN waves w ON w.id = wo.wave_id
+                WHERE wo.order_ref = o.id AND w.status_id <> 20)
+            ORDER BY o.id`
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.candidateOrders")),
+      attachOrders: (waveId, orderRefs) =>
+        Effect.forEach(
+          chunked(orderRefs, rowsPerStatement(2)),
+          (chunk) => sql`INSERT INTO wave_orders ${sql.insert(chunk.map((order_ref) => ({ wave_id: waveId, order_ref })))}`,
+          { discard: true }
+        ).pipe(Effect.orDie, Effect.withSpan("WaveRepository.attachOrders")),
+      list: (scope) =>
+        sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} ORDER BY w.id`.pipe(
+          Effect.map((rows) => rows.map(toWave)),
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.list")
+        ),
+      find: (scope, waveId) =>
+        sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} AND w.id = ${waveId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWave)),
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.find")
+        ),
+      lock: (scope, waveId) =>
+        sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} AND w.id = ${waveId} ${forUpdate}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWave)),
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.lock")
+        ),
+      totals: (waveId) =>
+        sql<WaveTotals>`SELECT
+            (SELECT CAST(count(*) AS INTEGER) FROM wave_orders WHERE wave_id = ${waveId}) AS order_count,
+            (SELECT CAST(COALESCE(sum(l.qty), 0) AS INTEGER) FROM wave_orders wo
+              JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}) AS qty_ordered,
+            (SELECT CAST(COALESCE(sum(qty), 0) AS INTEGER) FROM claims WHERE wave_id = ${waveId}) AS qty_allocated`
+          .pipe(Effect.map((rows) => rows[0]), Effect.orDie, Effect.withSpan("WaveRepository.totals")),
+      orders: (waveId) =>
+        sql<WaveOrderRow>`SELECT o.order_id, o.order_date, o.status_id, cu.name AS customer_name,
+            cu.town AS customer_town, o.ship_by_date, ca.name AS carrier_name, o.ship_dock
+          FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+          LEFT JOIN customers cu ON cu.id = o.customer_id
+          LEFT JOIN carriers ca ON ca.id = o.carrier_id
+          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`.pipe(Effect.orDie, Effect.withSpan("WaveRepository.orders")),
+      claimsets: (waveId) =>
+        sql<ClaimsetRow>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
+            CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS INTEGER) AS total_qty
+          FROM claimsets cs LEFT JOIN claims c ON c.claimset_id = cs.id
+          WHERE cs.wave_id = ${waveId}
+          GROUP BY cs.id, cs.claimset_break, cs.status, cs.pick_type ORDER BY cs.id`.pipe(
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.claimsets")
+        ),
+      claims: (waveId) =>
+        sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${waveId} ORDER BY id`.pipe(
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.claims")
+        ),
+      ordersToAllocate: (waveId) =>
+        Effect.gen(function*() {
+          const headers = yield* sql<Omit<OrderToAllocate, "lines">>`SELECT o.id AS order_ref, o.order_id, o.client_id,
+              o.order_date, o.ship_by_date, o.ship_dock, cu.name AS customer_name, ca.name AS carrier_name
+            FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+            LEFT JOIN customers cu ON cu.id = o.customer_id
+            LEFT JOIN carriers ca ON ca.id = o.carrier_id
+            WHERE wo.wave_id = ${waveId} AND o.status_id = 14
+            ORDER BY o.id ${forUpdateOfOrders}`
+          const lines = yield* sql<{ order_ref: number; line: number; sku_id: string; qty: number }>`
+            SELECT l.order_ref, l.line, l.sku_id, l.qty FROM wave_orders wo
+            JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}`
+          const byOrder = new Map<number, Array<{ line: number; sku_id: string; qty: number }>>()
+          for (const { order_ref, ...line } of lines) {
+            const list = byOrder.get(order_ref)
+            if (list === undefined) byOrder.set(order_ref, [line])
+            else list.push(line)
+          }
+          return headers.map((header) => ({ ...header, lines: byOrder.get(header.order_ref) ?? [] }))
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.ordersToAllocate")),
+      lockStock: (siteId, skuIds) =>
+        Effect.gen(function*() {
+          const stock: Array<StockToAllocate> = []
+          for (const chunk of chunked(skuIds, 5_000)) {
+            if (chunk.length === 0) continue
+            // Rows are locked in content order, so two starts that share stock never deadlock.
+            stock.push(
+              ...(yield* sql<StockToAllocate>`SELECT content_id, sku_id, client_id, loc_id, tag_id, expiry_date,
+                  created_at, qty, qty_allocated, qty_tasked_from
+                FROM contents
+                WHERE site_id = ${siteId} AND ${sql.in("sku_id", chunk)}
+                  AND qty - qty_allocated - qty_tasked_from > 0
+                ORDER BY content_id ${forUpdate}`)
+            )
+          }
+          return stock
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.lockStock")),
+      defaultDock: (siteId) =>
+        sql<{ default_dock: string }>`SELECT default_dock FROM sites WHERE site_id = ${siteId}`.pipe(
+          Effect.map((rows) => rows[0].default_dock),
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.defaultDock")
+        ),
+      insertClaimsets: (waveId, claimsets) =>
+        Effect.gen(function*() {
+          // Breaks are unique within a wave, so the returned rows map back by break, in any order.
+          const ids = new Map<string, number>()
+          for (const chunk of chunked(claimsets, rowsPerStatement(4))) {
+            const rows = yield* sql<{ id: number; claimset_break: string }>`INSERT INTO claimsets ${
+              sql.insert(chunk.map((set) => ({ wave_id: waveId, ...set, status: "released" })))
+            } RETURNING id, claimset_break`
+            for (const row of rows) ids.set(row.claimset_break, row.id)
+          }
+          return claimsets.map((set) => ids.get(set.claimset_break)!)
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.insertClaimsets")),
+      insertClaims: (claims) =>
+        Effect.forEach(
+          chunked(claims, rowsPerStatement(17)),
+          (chunk) => sql`INSERT INTO claims ${sql.insert(chunk as Array<Omit<ClaimRow, "id">>)}`,
+          { discard: true }
+        ).pipe(Effect.orDie, Effect.withSpan("WaveRepository.insertClaims")),
+      setOrderStatuses: (statuses) =>
+        Effect.gen(function*() {
+          const byStatus = new Map<StatusId, Array<number>>()
+          for (const [ref, status] of statuses) {
+            const refs = byStatus.get(status)
+            if (refs === undefined) byStatus.set(status, [ref])
+            else refs.push(ref)
+          }
+          for (const [status, refs] of byStatus) {
+            yield* inIds(refs, (chunk) => sql`UPDATE orders SET status_id = ${status} WHERE ${sql.in("id", chunk)}`)
+          }
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.setOrderStatuses")),
+      setStatus: (waveId, status) =>
+        sql`UPDATE waves SET status_id = ${status} WHERE id = ${waveId}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.setStatus")
+        ),
+      lockClaims: (of) =>
+        ("waveId" in of
+          ? sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
+          : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`).pipe(
+            Effect.orDie,
+            Effect.withSpan("WaveRepository.lockClaims")
+          ),
+      deleteClaims: (claimIds) =>
+        Effect.gen(function*() {
+          const waveIds = new Set<number>()
+          yield* inIds(claimIds, (chunk) =>
+            Effect.map(
+              sql<{ wave_id: number }>`DELETE FROM claims WHERE ${sql.in("id", chunk)} RETURNING wave_id`,
+              (rows) => rows.forEach((row) => waveIds.add(row.wave_id))
+            ))
+          // A claimset with no claim left is gone too.
+          yield* inIds([...waveIds], (chunk) =>
+            sql`DELETE FROM claimsets WHERE ${sql.in("wave_id", chunk)}
+              AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.claimset_id = claimsets.id)`)
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.deleteClaims")),
+      remove: (waveId) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM claimsets WHERE wave_id = ${waveId}`
+          yield* sql`DELETE FROM wave_orders WHERE wave_id = ${waveId}`
+          yield* sql`DELETE FROM waves WHERE id = ${waveId}`
+        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.remove"))
+    })
+  })
+)
