@@ -4,18 +4,17 @@
  */
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
-import { CalendarDate, Quantity, TimeZone, formatDateTime } from "./Formats.js"
+import { CalendarDate, Quantity, TimeZone } from "./Formats.js"
 import { assignLineNumbers, maxLineNumber } from "./LineNumbering.js"
 import {
   type OrderFields,
-  type OrderLineRow,
   type OrderLineWrite,
   OrderRepository,
-  type OrderRow,
-  type StoredOrder
+  type OrderRow
 } from "./OrderRepository.js"
-import { Status, type StatusId, statusDescription, statusObject } from "./Status.js"
+import { Status } from "./Status.js"
 import { type Actor, ownerOf } from "./Tenancy.js"
+import { describeStatus, type OrderListItem, toOrder, toOrderHeader } from "./OrderView.js"
 import { Transactor } from "./Transactor.js"
 import { Waves } from "./Waves.js"
 
@@ -102,39 +101,6 @@ export const OrderLineUpdate = Schema.Struct({
 })
 export type OrderLineUpdate = typeof OrderLineUpdate.Type
 
-/** An order line as the API shows it. */
-export const OrderLine = Schema.Struct({
-  order_id: Schema.String,
-  line: Schema.Number,
-  sku_id: Schema.String,
-  qty: Schema.Number,
-  qty_picked: Schema.Number,
-  qty_shipped: Schema.Number
-})
-export type OrderLine = typeof OrderLine.Type
-
-const orderHeader = {
-  order_id: Schema.String,
-  client_id: Schema.NullOr(Schema.String),
-  order_date: Schema.NullOr(Schema.String),
-  order_status: Schema.Struct({ id: Schema.Number, description: Schema.String }),
-  order_status_description: Schema.String,
-  customer: Schema.NullOr(Schema.Struct({ id: Schema.Number, name: Schema.String })),
-  ship_by_date: Schema.NullOr(Schema.String),
-  carrier: Schema.NullOr(Schema.String),
-  ship_dock: Schema.NullOr(Schema.String),
-  creation_datetime: Schema.String,
-  created_by: Schema.String
-}
-
-/** An order as `GET /orders/:id` shows it (§2.2). */
-export const Order = Schema.Struct({ ...orderHeader, lines: Schema.Array(OrderLine) })
-export type Order = typeof Order.Type
-
-/** An order in `GET /orders`: without `lines` when they are suppressed by `lines=false`. */
-export const OrderListItem = Schema.Struct({ ...orderHeader, lines: Schema.optional(Schema.Array(OrderLine)) })
-export type OrderListItem = typeof OrderListItem.Type
-
 /** `404 Order with OrderID <id> not found`, the documented message. */
 export const orderNotFound = (orderId: string) => new NotFound({ message: `Order with OrderID ${orderId} not found` })
 
@@ -145,39 +111,6 @@ const lineNotFound = (orderId: string, line: number) =>
 
 const lineExists = (orderId: string, line: number) =>
   new Conflict({ message: `Line ${line} of order ${orderId} already exists` })
-
-const describe = (statusId: number) => statusDescription(statusId as StatusId) ?? `status ${statusId}`
-
-const customerName = (row: OrderRow) =>
-  row.customer_town === null || row.customer_town === "" ? row.customer_name : `${row.customer_name}, ${row.customer_town}`
-
-const toLine = (orderId: string, row: OrderLineRow): OrderLine => ({
-  order_id: orderId,
-  line: row.line,
-  sku_id: row.sku_id,
-  qty: row.qty,
-  qty_picked: row.qty_picked,
-  qty_shipped: row.qty_shipped
-})
-
-const toHeader = (row: OrderRow, timeZone: string) => ({
-  order_id: row.order_id,
-  client_id: row.client_id,
-  order_date: row.order_date,
-  order_status: statusObject(row.status_id as StatusId),
-  order_status_description: describe(row.status_id),
-  customer: row.customer_id === null ? null : { id: row.customer_id, name: customerName(row) ?? "" },
-  ship_by_date: row.ship_by_date,
-  carrier: row.carrier_name,
-  ship_dock: row.ship_dock,
-  creation_datetime: formatDateTime(row.created_at, timeZone),
-  created_by: row.created_by
-})
-
-const toOrder = ({ header, lines }: StoredOrder, timeZone: string): Order => ({
-  ...toHeader(header, timeZone),
-  lines: lines.map((line) => toLine(header.order_id, line))
-})
 
 // A dock of "" is no dock: an absent value is null, never "".
 const dock = (value: string | null) => (value === null || value.trim() === "" ? null : value)
@@ -223,7 +156,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (Option.isNone(status)) return yield* orderNotFound(header.order_id)
       if (status.value !== Status.Released) {
         return yield* new Conflict({
-          message: `Order with OrderID ${header.order_id} is ${describe(status.value)}: ${action} only while it is Released`
+          message: `Order with OrderID ${header.order_id} is ${describeStatus(status.value)}: ${action} only while it is Released`
         })
       }
     })
@@ -256,7 +189,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       const stored = yield* orders.list(actor.scope, options.lines)
       return options.lines
         ? stored.map((order): OrderListItem => toOrder(order, timeZone))
-        : stored.map((order): OrderListItem => toHeader(order.header, timeZone))
+        : stored.map((order): OrderListItem => toOrderHeader(order.header, timeZone))
     })
 
     const get = Effect.fn("Orders.get")(function*(actor: Actor, orderId: string) {
@@ -304,7 +237,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
         yield* waves.releaseOrder(orderId, header.ref)
       } else if (status.value !== Status.Released) {
         return yield* new Conflict({
-          message: `Order with OrderID ${orderId} is ${describe(status.value)}: it can be deleted only until picking starts`
+          message: `Order with OrderID ${orderId} is ${describeStatus(status.value)}: it can be deleted only until picking starts`
         })
       }
       yield* orders.remove(header.ref)

@@ -285,10 +285,27 @@ const waves = Effect.gen(function*() {
   yield* sql`CREATE INDEX claims_content ON claims (content_id)`
 })
 
+// The event outbox (DECISIONS §8): events are appended with the change that raised them, in id
+// order, and never changed; delivery state lives apart, per webhook.
+const events = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  yield* sql`CREATE TABLE events (
+    id ${serial},
+    event_type TEXT NOT NULL,
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    created_at TEXT NOT NULL,
+    data TEXT NOT NULL
+  )`
+  yield* sql`CREATE INDEX events_site ON events (site_id, event_type, id)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
   "0002_records": records,
   "0010_inventory": inventory,
-  "0020_waves": waves
+  "0020_waves": waves,
+  "0030_events": events
 }

@@ -4,6 +4,7 @@
  */
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
+import * as SqlEventPublisher from "./SqlEventPublisher.js"
 import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
 import * as SqlOrderRepository from "./SqlOrderRepository.js"
@@ -33,5 +34,6 @@ export const repositories = Layer.mergeAll(
   SqlSkuGroupRepository.layer,
   SqlSkuRepository.layer,
   SqlWaveDefinitionRepository.layer,
-  SqlWaveRepository.layer
+  SqlWaveRepository.layer,
+  SqlEventPublisher.layer
 )
