@@ -16,9 +16,13 @@ export const CalendarDate = Schema.String.pipe(
   Schema.filter(isCalendarDate, { message: () => "must be a date YYYY-MM-DD" })
 )
 
-/** A quantity on write: an integer ≥ 1. */
+/** The largest quantity a store keeps (a 32-bit integer column). */
+export const maxQuantity = 2147483647
+
+/** A quantity on write: an integer from 1 to `maxQuantity`. */
 export const Quantity = Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer of at least 1" })
+  Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer of at least 1" }),
+  Schema.filter((n) => n <= maxQuantity, { message: () => `must be at most ${maxQuantity}` })
 )
 
 /** A numeric record id in a path: digits only, so `1.5`, `abc` or `-1` give 400. */

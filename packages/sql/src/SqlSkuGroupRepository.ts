@@ -4,6 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { type SkuGroup, SkuGroupRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { nextCounterValue } from "./Counters.js"
 import { byBytes, lockClause, visibleIn, windowClause } from "./SqlMasterData.js"
 
 const counter = "sku_group"
@@ -30,14 +31,11 @@ export const layer = Layer.effect(
           Effect.withSpan("SkuGroupRepository.find")
         ),
       nextId: (siteId) =>
-        Effect.gen(function*() {
-          yield* sql`INSERT INTO counters (site_id, name, value) VALUES (${siteId}, ${counter}, 0)
-            ON CONFLICT (site_id, name) DO NOTHING`
-          // One statement reads and raises the counter, so concurrent transactions never share a value.
-          const rows = yield* sql<{ value: number }>`UPDATE counters SET value = value + 1
-            WHERE site_id = ${siteId} AND name = ${counter} RETURNING value`
-          return String(rows[0].value)
-        }).pipe(Effect.orDie, Effect.withSpan("SkuGroupRepository.nextId")),
+        nextCounterValue(sql, siteId, counter).pipe(
+          Effect.map(String),
+          Effect.orDie,
+          Effect.withSpan("SkuGroupRepository.nextId")
+        ),
       insert: (owner, group) =>
         sql<{ sku_group_id: string }>`INSERT INTO sku_groups ${
           sql.insert({ site_id: owner.site_id, ...group, client_id: owner.client_id })
