@@ -69,6 +69,8 @@ export class OrderRepository extends Context.Tag("@wms/core/OrderRepository")<Or
   readonly list: (scope: Scope, withLines: boolean) => Effect.Effect<ReadonlyArray<StoredOrder>>
   /** The order `orderId` when `scope` may see it. */
   readonly find: (scope: Scope, orderId: string) => Effect.Effect<Option.Option<StoredOrder>>
+  /** The orders with these record ids, with their lines, in id order; for events about many orders. */
+  readonly findMany: (refs: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<StoredOrder>>
   /** Inserts the order; none when its id is taken on the site. Yields its key. */
   readonly insert: (order: NewOrderRow) => Effect.Effect<Option.Option<number>>
   /** Sets the given header fields; false when the order is gone. */

@@ -1,13 +1,16 @@
 /**
  * Receiving (extension): stock arrives against a pre-advice. Each received line becomes a stock
  * content with a Receipt transaction, raises the line's `qty_received`, and moves the pre-advice
- * to In Receipt or Received. One transaction per call.
+ * to In Receipt or Received, raising `preadvice_received` with the pre-advice as `GET
+ * /preadvices/:id` shows it. One transaction per call.
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
+import { EventPublisher } from "./Events.js"
 import { CalendarDate, Quantity, TimeZone } from "./Formats.js"
 import { defaultExpiry } from "./Inventory.js"
 import { InventoryRepository } from "./InventoryRepository.js"
+import { PreAdvices } from "./PreAdvices.js"
 import { type LineToReceive, type PreAdviceToReceive, ReceivingRepository } from "./ReceivingRepository.js"
 import { SkuRepository } from "./SkuRepository.js"
 import { Status } from "./Status.js"
@@ -60,6 +63,8 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
     const receipts = yield* ReceivingRepository
     const inventory = yield* InventoryRepository
     const skus = yield* SkuRepository
+    const preAdvices = yield* PreAdvices
+    const events = yield* EventPublisher
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
 
@@ -136,6 +141,14 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
       }
       const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
       if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)
+      if (status === Status.Received) {
+        yield* events.publish({
+          event_type: "preadvice_received",
+          site_id: actor.scope.site_id,
+          client_id: preAdvice.client_id,
+          data: yield* preAdvices.get(actor, preAdviceId)
+        })
+      }
     }, atomically)
 
     return { receive } as const

@@ -7,8 +7,11 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { allocate, type PickType } from "./Allocation.js"
 import { composeCustomerName } from "./CustomerName.js"
 import { Conflict, NotFound } from "./Errors.js"
+import { EventPublisher } from "./Events.js"
 import { formatDate, TimeZone } from "./Formats.js"
 import { InventoryRepository, type LedgerEntry } from "./InventoryRepository.js"
+import { OrderRepository } from "./OrderRepository.js"
+import { toOrder } from "./OrderView.js"
 import { Status, statusDescription, type StatusId } from "./Status.js"
 import type { Actor } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
@@ -54,6 +57,8 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
   effect: Effect.gen(function*() {
     const waves = yield* WaveRepository
     const inventory = yield* InventoryRepository
+    const orderRepository = yield* OrderRepository
+    const events = yield* EventPublisher
     const definitions = yield* WaveDefinitions
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
@@ -114,6 +119,30 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       yield* waves.setOrderStatuses(new Map(open.map((claim) => [claim.order_ref, Status.Released as StatusId])))
     })
 
+    /** `order_allocated` for every order that got stock, then `wave_started` with the started wave. */
+    const publishStart = Effect.fn("Waves.publishStart")(function*(wave: StoredWave, statuses: ReadonlyMap<number, StatusId>) {
+      const allocated = [...statuses].filter(([, status]) => status !== Status.Released).map(([ref]) => ref)
+      for (const order of yield* orderRepository.findMany(allocated)) {
+        yield* events.publish({
+          event_type: "order_allocated",
+          site_id: wave.site_id,
+          client_id: order.header.client_id,
+          data: toOrder(order, timeZone)
+        })
+      }
+      const totals = yield* waves.totals(wave.id)
+      yield* events.publish({
+        event_type: "wave_started",
+        site_id: wave.site_id,
+        client_id: wave.client_id,
+        data: {
+          ...toRecord({ ...wave, status_id: Status.Allocated }),
+          ...totals,
+          qty_short: totals.qty_ordered - totals.qty_allocated
+        } satisfies WaveDetail
+      })
+    })
+
     /** Allocates a locked, Released wave; false when it has no orders. */
     const allocateWave = Effect.fn("Waves.allocateWave")(function*(wave: StoredWave) {
       const orders = yield* waves.ordersToAllocate(wave.id)
@@ -153,6 +182,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       yield* inventory.appendTransactions(claims.map((claim) => ledgerEntry(claim, "Allocate", createdAt)))
       yield* waves.setOrderStatuses(plan.orderStatuses)
       yield* waves.setStatus(wave.id, Status.Allocated)
+      yield* publishStart(wave, plan.orderStatuses)
       return true
     })
 

@@ -16,7 +16,7 @@ export interface WarehouseOptions {
 
 /** Every service of the warehouse, on the ports of a store; a service using another comes after it. */
 const services = Layer.mergeAll(Orders.Default).pipe(
-  Layer.provideMerge(Waves.Default),
+  Layer.provideMerge(Layer.mergeAll(Waves.Default, Receiving.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Administration.Default,
     Partners.Default,
@@ -25,7 +25,6 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     Skus.Default,
     PreAdvices.Default,
     Inventory.Default,
-    Receiving.Default,
     WaveDefinitions.Default
   ))
 )

@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
@@ -74,6 +75,12 @@ for (const [label, server] of serverOnBothStores) {
           ]),
           [["Receipt", 5, 1, "PreAdvice PA-FULL"], ["Receipt", 3, 2, "PreAdvice PA-FULL"]]
         )
+
+        const sql = yield* SqlClient.SqlClient
+        const events = yield* sql<{ event_type: string; site_id: string; data: string }>`SELECT event_type, site_id, data
+          FROM events WHERE event_type = 'preadvice_received'`
+        const raised = events.map((e) => JSON.parse(e.data)).filter((d) => d.pre_advice_id === "PA-FULL")
+        assert.deepStrictEqual(raised, [preAdvice.body])
 
         const again = yield* api.request("POST", "/preadvices/PA-FULL/receive", { token, site: "main", body: {} })
         assert.deepStrictEqual([again.status, again.body], [409, {

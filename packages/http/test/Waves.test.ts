@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { insertCarrier, insertCustomer, insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
@@ -137,6 +138,13 @@ for (const [label, server] of serverOnBothStores) {
         const allocations = ledger.body.filter((t: { transaction_type: string }) => t.transaction_type === "Allocate")
         assert.strictEqual(allocations.length, 3)
         assert.deepStrictEqual([allocations[0].order_id, allocations[0].line_id, allocations[0].qty], ["WO-1", 1, 4])
+
+        const sql = yield* SqlClient.SqlClient
+        const events = yield* sql<{ event_type: string; data: string }>`SELECT event_type, data FROM events
+          WHERE event_type IN ('order_allocated', 'wave_started') ORDER BY id`
+        const raised = events.map((e) => [e.event_type, JSON.parse(e.data)] as const)
+        assert.deepStrictEqual(raised.filter(([, d]) => d.order_id === "WO-1"), [["order_allocated", orderAfter.body]])
+        assert.deepStrictEqual(raised.filter(([type, d]) => type === "wave_started" && d.id === waveId), [["wave_started", detail.body]])
 
         // A line of an allocated order cannot change.
         const line = yield* request("POST", "/orders/WO-1/lines", { sku_id: "W-1", qty: 1 })

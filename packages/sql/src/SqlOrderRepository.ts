@@ -5,6 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { type OrderLineRow, OrderRepository, type OrderRow, type Scope, type StoredOrder } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { chunked } from "./Batches.js"
 
 type JoinedRow = OrderRow & {
   readonly line: number | null
@@ -97,6 +98,15 @@ export const layer = Layer.effect(
           Effect.map((rows) => Option.fromNullable(group(rows)[0])),
           Effect.orDie,
           Effect.withSpan("OrderRepository.find")
+        ),
+      findMany: (refs) =>
+        Effect.forEach(chunked(refs, 5_000), (chunk) =>
+          sql<JoinedRow>`SELECT ${headerColumns}, ${lineColumns} FROM orders o ${joins}
+            LEFT JOIN order_lines l ON l.order_ref = o.id
+            WHERE ${sql.in("o.id", chunk)} ORDER BY o.id, l.line`.pipe(Effect.map(group))).pipe(
+          Effect.map((groups) => groups.flat()),
+          Effect.orDie,
+          Effect.withSpan("OrderRepository.findMany")
         ),
       insert: (order) =>
         sql<{ id: number }>`INSERT INTO orders ${
