@@ -19,6 +19,7 @@ import { InventoryApi } from "./api/InventoryApi.js"
 import { ReceivingApi } from "./api/ReceivingApi.js"
 import { OrdersApi } from "./api/OrdersApi.js"
 import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
+import { PickingApi } from "./api/PickingApi.js"
 import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
@@ -41,6 +42,7 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .add(ReceivingApi)
   .add(WaveDefinitionsApi)
   .add(WavesApi)
+  .add(PickingApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(ForbiddenError)

@@ -13,6 +13,7 @@ import { InventoryHandlers } from "./handlers/InventoryHandlers.js"
 import { ReceivingHandlers } from "./handlers/ReceivingHandlers.js"
 import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
 import { CustomersHandlers, SuppliersHandlers } from "./handlers/PartnersHandlers.js"
+import { PickingHandlers } from "./handlers/PickingHandlers.js"
 import { PreAdvicesHandlers } from "./handlers/PreAdvicesHandlers.js"
 import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
@@ -37,7 +38,8 @@ export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
     InventoryHandlers,
     ReceivingHandlers,
     WaveDefinitionsHandlers,
-    WavesHandlers
+    WavesHandlers,
+    PickingHandlers
   ]),
   Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
 )

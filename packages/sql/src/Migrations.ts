@@ -301,11 +301,20 @@ const events = Effect.gen(function*() {
   yield* sql`CREATE INDEX events_site ON events (site_id, event_type, id)`
 })
 
+// Picking (DECISIONS §7): open tasks are listed per site and counted per claimset at every
+// confirmation, so both lookups get an index instead of a scan of every claim ever made.
+const picking = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX claims_open ON claims (site_id, status, id)`
+  yield* sql`CREATE INDEX claims_claimset ON claims (claimset_id, status)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
   "0002_records": records,
   "0010_inventory": inventory,
   "0020_waves": waves,
-  "0030_events": events
+  "0030_events": events,
+  "0040_picking": picking
 }

@@ -9,6 +9,7 @@ import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
 import * as SqlOrderRepository from "./SqlOrderRepository.js"
 import * as SqlPartnerRepository from "./SqlPartnerRepository.js"
+import * as SqlPickingRepository from "./SqlPickingRepository.js"
 import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
@@ -35,5 +36,6 @@ export const repositories = Layer.mergeAll(
   SqlSkuRepository.layer,
   SqlWaveDefinitionRepository.layer,
   SqlWaveRepository.layer,
+  SqlPickingRepository.layer,
   SqlEventPublisher.layer
 )
