@@ -6,10 +6,15 @@ const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/i
 export default defineConfig({
   resolve: {
     // Tests run against the sources, never a stale build.
-    alias: ["core", "sql", "sql-sqlite", "sql-pg", "http"].map((name) => ({
-      find: new RegExp(`^@wms/${name}$`),
-      replacement: source(name)
-    }))
+    alias: [
+      ...["core", "sql", "sql-sqlite", "sql-pg", "http"].map((name) => ({
+        find: new RegExp(`^@wms/${name}$`),
+        replacement: source(name)
+      })),
+      // The packages' subpath entries, so that they share the sources' services and classes.
+      { find: /^@wms\/core\/testing$/, replacement: source("core").replace(/index\.ts$/, "testing.ts") },
+      { find: /^@wms\/http\/client$/, replacement: source("http").replace(/index\.ts$/, "Client.ts") }
+    ]
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],

@@ -2,6 +2,7 @@
  * The warehouse domain: entities, rules and the ports a store implements. No I/O.
  */
 export * from "./Administration.js"
+export * from "./Embedding.js"
 export * from "./Errors.js"
 export * from "./Events.js"
 export * from "./Ids.js"

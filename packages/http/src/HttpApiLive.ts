@@ -2,8 +2,11 @@
  * The API with its handlers, as a layer that any @effect/platform server can serve: the bundled
  * one (`Server.ts`) or an application's own, with `HttpApiBuilder.serve()` or `toWebHandler`.
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { Layer } from "effect"
+import { HttpApiBuilder, type HttpApp, type HttpRouter, HttpServerRequest } from "@effect/platform"
+import type { Actor, Forbidden, Unauthenticated } from "@wms/core"
+import { Effect, Layer } from "effect"
+import { Authorization } from "./api/Security.js"
+import { bodyLimit } from "./BodyLimit.js"
 import { WarehouseApi } from "./Api.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { AdminHandlers } from "./handlers/AdminHandlers.js"
@@ -21,25 +24,74 @@ import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
 import { WavesHandlers } from "./handlers/WavesHandlers.js"
 
-/** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
-export const layer = HttpApiBuilder.api(WarehouseApi).pipe(
-  Layer.provide([
-    SystemHandlers,
-    AuthHandlers,
-    AdminHandlers,
-    OrdersHandlers,
-    PreAdvicesHandlers,
-    CustomersHandlers,
-    SuppliersHandlers,
-    CarriersHandlers,
-    SkusHandlers,
-    SkuGroupsHandlers,
-    PickMethodsHandlers,
-    InventoryHandlers,
-    ReceivingHandlers,
-    WaveDefinitionsHandlers,
-    WavesHandlers,
-    PickingHandlers
-  ]),
-  Layer.provide([AuthorizationLive, TokenAuthenticationLive, ErrorResponses.layer])
+/** The handlers of every group. */
+const handlers = Layer.mergeAll(
+  SystemHandlers,
+  AuthHandlers,
+  AdminHandlers,
+  OrdersHandlers,
+  PreAdvicesHandlers,
+  CustomersHandlers,
+  SuppliersHandlers,
+  CarriersHandlers,
+  SkusHandlers,
+  SkuGroupsHandlers,
+  PickMethodsHandlers,
+  InventoryHandlers,
+  ReceivingHandlers,
+  WaveDefinitionsHandlers,
+  WavesHandlers,
+  PickingHandlers
 )
+
+const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) =>
+  HttpApiBuilder.api(WarehouseApi).pipe(
+    Layer.provide(handlers),
+    Layer.provide([authorization, TokenAuthenticationLive, ErrorResponses.layer])
+  )
+
+/** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
+export const layer = withAuthorization(AuthorizationLive)
+
+/**
+ * Who a request acts as, in place of the bearer token and the `site` header: an application's own
+ * authentication. It may fail with `Unauthenticated` (401) or `Forbidden` (403); `systemActor`,
+ * `userActor` and `Administration.actorFor` of `@wms/core` turn what it knows into an `Actor`.
+ */
+export type Authorize<R> = (
+  request: HttpServerRequest.HttpServerRequest
+) => Effect.Effect<Actor, Unauthenticated | Forbidden, R>
+
+/**
+ * The API with the application's own authorization hook in place of the JWT check on every
+ * endpoint that acts in a scope. `/login` and `/verifytoken` still issue and check the engine's
+ * tokens, so `Tokens` is still needed. The hook's requirements are taken from the layer's context.
+ */
+export const layerWith = <R = never>(options: { readonly authorization: Authorize<R> }) =>
+  withAuthorization(Layer.effect(
+    Authorization,
+    Effect.map(Effect.context<R>(), (context) =>
+      Authorization.of({
+        bearer: () =>
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            Effect.provide(options.authorization(request), context))
+      }))
+  ))
+
+/** The mounted API: an `HttpApp` that needs only the platform services every server provides. */
+export type Mounted = HttpApp.Default<never, HttpRouter.HttpRouter.DefaultServices>
+
+/**
+ * The API as an `HttpApp` with its own router, error responses and 1 MiB body limit, to mount
+ * under a prefix of an application's router: `HttpRouter.mountApp("/wms", app)` (the prefix is
+ * stripped before the API sees the path). Built from `layer`, or `layerWith(options)` when given.
+ */
+export const httpApp = <R = never>(options?: { readonly authorization: Authorize<R> }) =>
+  Effect.flatMap(
+    Layer.build(
+      (options === undefined ? layer : layerWith(options)).pipe(
+        Layer.provideMerge(Layer.mergeAll(HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer))
+      )
+    ),
+    (context) => Effect.map(Effect.provide(HttpApiBuilder.httpApp, context), (app): Mounted => bodyLimit(app))
+  )

@@ -1,0 +1,46 @@
+/**
+ * Embedding the engine in an application that does not use Effect: the Promise facade. Receives
+ * stock, takes an order, runs a wave and picks and ships it. Run: `node examples/dist/facade/facade.js`
+ * after `npm run build`.
+ */
+import { Conflict, NotFound } from "@wms/core"
+import { createWarehouse } from "@wms/http"
+import { pathToFileURL } from "node:url"
+
+/** Runs a whole outbound flow on a fresh warehouse and returns what happened to the order. */
+export const main = async (database = "sqlite::memory:") => {
+  // Opens and migrates the database; acts on site "main", created because the database is empty.
+  const wms = await createWarehouse({ database, timeZone: "Europe/Amsterdam" })
+  try {
+    await wms.skus.create({ sku_id: "APPLE", description: "Apple", expiry_sku: true, expiry_days: 30 })
+    await wms.preadvices.create({ pre_advice_id: "PA-1", lines: [{ sku_id: "APPLE", qty: 10 }] })
+    await wms.preadvices.receive("PA-1")
+    await wms.orders.create({ order_id: "SO-1", lines: [{ sku_id: "APPLE", qty: 4 }] })
+
+    // Failures reject with the engine's own error classes.
+    const duplicate = await wms.orders.create({ order_id: "SO-1" }).catch((error: unknown) => error)
+    console.log(duplicate instanceof Conflict ? `refused: ${duplicate.message}` : "accepted twice?")
+
+    const definition = await wms.waveDefinitions.create({ description: "Everything", criterium_id: 5, pick_type: 1 })
+    const { wave_id } = await wms.waves.create(definition)
+    console.log((await wms.waves.start(wave_id)).message)
+    for (const task of await wms.tasks.list({ wave_id })) await wms.tasks.confirm(task.id)
+    await wms.orders.ship("SO-1")
+
+    const order = await wms.orders.get("SO-1")
+    console.log(`${order.order_id}: ${order.order_status_description}, shipped ${order.lines[0]?.qty_shipped}`)
+
+    const missing = await wms.orders.get("SO-404").catch((error: unknown) => error)
+    console.log(missing instanceof NotFound ? `${missing._tag}: ${missing.message}` : "found?")
+    return { order, stock: await wms.inventory.overview() }
+  } finally {
+    await wms.close()
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}
