@@ -25,6 +25,7 @@ import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
 import { WaveDefinitionsApi } from "./api/WaveDefinitionsApi.js"
 import { WavesApi } from "./api/WavesApi.js"
+import { WebhooksApi } from "./api/WebhooksApi.js"
 
 export class WarehouseApi extends HttpApi.make("warehouse")
   .add(SystemApi)
@@ -43,6 +44,7 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .add(WaveDefinitionsApi)
   .add(WavesApi)
   .add(PickingApi)
+  .add(WebhooksApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(ForbiddenError)

@@ -23,6 +23,7 @@ import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
 import { WavesHandlers } from "./handlers/WavesHandlers.js"
+import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 
 /** The handlers of every group. */
 const handlers = Layer.mergeAll(
@@ -41,7 +42,8 @@ const handlers = Layer.mergeAll(
   ReceivingHandlers,
   WaveDefinitionsHandlers,
   WavesHandlers,
-  PickingHandlers
+  PickingHandlers,
+  WebhooksHandlers
 )
 
 const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) =>

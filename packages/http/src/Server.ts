@@ -13,6 +13,7 @@ import type { ServerConfig } from "./Config.js"
 import * as HttpApiLive from "./HttpApiLive.js"
 import * as Tokens from "./Tokens.js"
 import * as Warehouse from "./Warehouse.js"
+import * as WebhookWorker from "./WebhookWorker.js"
 
 /** Creates the first site and admin on an empty database; prints a generated password once. */
 const bootstrap = (config: ServerConfig) =>
@@ -33,11 +34,11 @@ const bootstrap = (config: ServerConfig) =>
   }))
 
 /**
- * The API, its documentation and the warehouse services, without the HTTP server itself. The
- * services (and the store's `SqlClient`) stay in the output for whoever serves it.
+ * The API, its documentation, the warehouse services and the webhook worker, without the HTTP
+ * server itself. The services (and the store's `SqlClient`) stay in the output for whoever serves it.
  */
 export const app = (config: ServerConfig) => {
-  const services = Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config)).pipe(
+  const services = Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config), WebhookWorker.layer).pipe(
     Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
   )
   return HttpApiBuilder.serve(bodyLimit).pipe(

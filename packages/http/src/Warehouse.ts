@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Carriers, Inventory, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves } from "@wms/core"
+import { Administration, Carriers, Inventory, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -26,7 +26,9 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     PreAdvices.Default,
     Inventory.Default,
     WaveDefinitions.Default,
-    Picking.Default
+    Picking.Default,
+    Webhooks.Default,
+    EventSubscriptions.Default
   ))
 )
 

@@ -309,6 +309,42 @@ const picking = Effect.gen(function*() {
   yield* sql`CREATE INDEX claims_claimset ON claims (claimset_id, status)`
 })
 
+// Webhooks (DECISIONS §8). `last_event_id` is a webhook's place in the outbox: the events up to it
+// have their deliveries (or were skipped while disabled). One delivery per webhook and event; an
+// attempt in flight holds it with a lease (`locked_until`) that expires when its process dies.
+const webhooks = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  yield* sql`CREATE TABLE webhooks (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    event_type TEXT NOT NULL,
+    url TEXT NOT NULL,
+    secret TEXT,
+    enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+    created_at TEXT NOT NULL,
+    last_event_id INTEGER NOT NULL
+  )`
+  yield* sql`CREATE INDEX webhooks_site ON webhooks (site_id, id)`
+  yield* sql`CREATE TABLE deliveries (
+    id ${serial},
+    webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+    event_id INTEGER NOT NULL REFERENCES events (id),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL,
+    last_status_code INTEGER,
+    last_error TEXT,
+    next_attempt_at TEXT,
+    delivered_at TEXT,
+    locked_until TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (webhook_id, event_id)
+  )`
+  yield* sql`CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at)`
+  yield* sql`CREATE INDEX deliveries_head ON deliveries (webhook_id, status, event_id)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -316,5 +352,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_inventory": inventory,
   "0020_waves": waves,
   "0030_events": events,
-  "0040_picking": picking
+  "0040_picking": picking,
+  "0060_webhooks": webhooks
 }

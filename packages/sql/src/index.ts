@@ -16,6 +16,7 @@ import * as SqlSiteRepository from "./SqlSiteRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
 import * as SqlSkuRepository from "./SqlSkuRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
+import * as SqlWebhookRepository from "./SqlWebhookRepository.js"
 import * as SqlWaveDefinitionRepository from "./SqlWaveDefinitionRepository.js"
 import * as SqlWaveRepository from "./SqlWaveRepository.js"
 
@@ -37,5 +38,6 @@ export const repositories = Layer.mergeAll(
   SqlWaveDefinitionRepository.layer,
   SqlWaveRepository.layer,
   SqlPickingRepository.layer,
-  SqlEventPublisher.layer
+  SqlEventPublisher.layer,
+  SqlWebhookRepository.layer
 )

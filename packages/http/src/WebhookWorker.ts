@@ -1,0 +1,164 @@
+/**
+ * The webhook worker: a background fiber that turns committed outbox events into deliveries,
+ * posts them, retries them on the schedule of the delivery policy, and feeds the in-process
+ * `EventSubscriptions`. The bundled server runs it; an embedding application adds `layer` next to
+ * `Warehouse.layer`. Every process on one database may run it: deliveries are leased, so no two
+ * attempts of one delivery run at once, and a dead process's lease simply runs out.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import {
+  afterAttempt,
+  type ClaimedDelivery,
+  eventPayload,
+  EventSubscriptions,
+  isSuccessStatus,
+  signingInput,
+  TimeZone,
+  Transactor,
+  WebhookDeliveryPolicy,
+  webhookId,
+  WebhookRepository
+} from "@wms/core"
+import { Clock, Context, Effect, FiberSet, Layer, Queue, Ref } from "effect"
+import { createHmac } from "node:crypto"
+
+/** How the worker runs, apart from the delivery policy (`WebhookDeliveryPolicy`). */
+export interface WorkerOptions {
+  /** How often the outbox and the due deliveries are looked at when nothing wakes the worker. */
+  readonly pollIntervalMillis: number
+  /** The most attempts in flight at once in this process (at most one per webhook). */
+  readonly concurrency: number
+  /** Added to the attempt timeout for the lease, so a live attempt never loses it. */
+  readonly leaseMarginMillis: number
+}
+
+/** The worker options in use: 250 ms polling, 16 attempts at once, a 10 s lease margin. */
+export class WebhookWorkerOptions extends Context.Reference<WebhookWorkerOptions>()(
+  "@wms/http/WebhookWorkerOptions",
+  { defaultValue: (): WorkerOptions => ({ pollIntervalMillis: 250, concurrency: 16, leaseMarginMillis: 10_000 }) }
+) {}
+
+/** `webhook-signature` of the Standard Webhooks scheme: HMAC-SHA256 keyed with the secret's UTF-8 bytes. */
+export const signature = (secret: string, id: string, timestampSeconds: number, body: string): string =>
+  `v1,${
+    createHmac("sha256", Buffer.from(secret, "utf8")).update(signingInput(id, timestampSeconds, body), "utf8").digest(
+      "base64"
+    )
+  }`
+
+const iso = (millis: number) => new Date(millis).toISOString()
+
+const describe = (error: unknown): string => {
+  const message = error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
+    ? String((error as { message: unknown }).message)
+    : String(error)
+  return message.slice(0, 500)
+}
+
+const run = Effect.gen(function*() {
+  const repository = yield* WebhookRepository
+  const { atomically } = yield* Transactor
+  const subscriptions = yield* EventSubscriptions
+  const policy = yield* WebhookDeliveryPolicy
+  const options = yield* WebhookWorkerOptions
+  const timeZone = yield* TimeZone
+  const client = yield* HttpClient.HttpClient
+  const attempts = yield* FiberSet.make()
+  const inFlight = yield* Ref.make(0)
+  const wake = yield* Queue.sliding<void>(1)
+
+  const post = (delivery: ClaimedDelivery, body: string, timestampSeconds: number) => {
+    const id = webhookId(delivery.event.id)
+    const headers: Record<string, string> = { "webhook-id": id, "webhook-timestamp": String(timestampSeconds) }
+    if (delivery.secret !== null) {
+      headers["x-webhook-secret"] = delivery.secret
+      headers["webhook-signature"] = signature(delivery.secret, id, timestampSeconds, body)
+    }
+    return client.execute(
+      HttpClientRequest.post(delivery.url).pipe(
+        HttpClientRequest.setHeaders(headers),
+        HttpClientRequest.bodyText(body, "application/json")
+      )
+    ).pipe(
+      Effect.map((response) => ({ statusCode: response.status, error: null as string | null })),
+      Effect.scoped,
+      Effect.timeoutFail({
+        duration: policy.timeoutMillis,
+        onTimeout: () => new Error(`No answer within ${policy.timeoutMillis} ms`)
+      }),
+      Effect.catchAll((error) => Effect.succeed({ statusCode: null as number | null, error: describe(error) }))
+    )
+  }
+
+  const attempt = (delivery: ClaimedDelivery) =>
+    Effect.gen(function*() {
+      const body = JSON.stringify(eventPayload(delivery.event, timeZone))
+      const outcome = yield* post(delivery, body, Math.floor((yield* Clock.currentTimeMillis) / 1000))
+      const succeeded = outcome.statusCode !== null && isSuccessStatus(outcome.statusCode)
+      const result = afterAttempt(
+        policy,
+        { attempts: delivery.attempts, dueSince: Date.parse(delivery.createdAt) },
+        succeeded,
+        yield* Clock.currentTimeMillis
+      )
+      yield* repository.complete(delivery.id, delivery.lockedUntil, {
+        status: result.status,
+        lastStatusCode: outcome.statusCode,
+        lastError: succeeded ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`),
+        nextAttemptAt: result.nextAttemptAt === null ? null : iso(result.nextAttemptAt),
+        deliveredAt: result.deliveredAt === null ? null : iso(result.deliveredAt)
+      })
+    }).pipe(
+      // Stopping the server frees the delivery at once instead of leaving it to its lease.
+      Effect.onInterrupt(() => repository.release(delivery.id, delivery.lockedUntil)),
+      Effect.catchAllCause((cause) => Effect.logWarning(`Webhook delivery ${delivery.id} failed to run`, cause)),
+      Effect.ensuring(Effect.zipRight(Ref.update(inFlight, (n) => n - 1), wake.offer(undefined))),
+      Effect.withSpan("WebhookWorker.attempt", { attributes: { delivery: delivery.id, event: delivery.event.id } })
+    )
+
+  // Events up to `fanned` have their deliveries; subscribers have had the events up to `fed`.
+  let fanned = 0
+  let fed: number | null = null
+
+  const feed = (after: number, upTo: number) =>
+    Effect.gen(function*() {
+      let cursor = after
+      while (cursor < upTo) {
+        const events = yield* repository.eventsBetween(cursor, upTo, 500)
+        if (events.length === 0) return
+        for (const event of events) yield* subscriptions.notify(eventPayload(event, timeZone))
+        cursor = events[events.length - 1].id
+      }
+    })
+
+  const step = Effect.gen(function*() {
+    const upTo = yield* repository.settledEventId(fanned)
+    if (upTo > fanned) {
+      yield* atomically(repository.fanOut(upTo, iso(yield* Clock.currentTimeMillis)))
+      fanned = upTo
+    }
+    if (fed !== null && upTo > fed && (yield* subscriptions.active)) yield* feed(fed, upTo)
+    fed = upTo
+    const free = options.concurrency - (yield* Ref.get(inFlight))
+    if (free <= 0) return
+    const now = yield* Clock.currentTimeMillis
+    const lease = iso(now + policy.timeoutMillis + options.leaseMarginMillis)
+    for (const delivery of yield* repository.claim(iso(now), lease, free)) {
+      yield* Ref.update(inFlight, (n) => n + 1)
+      yield* FiberSet.run(attempts, attempt(delivery))
+    }
+  }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("The webhook worker's round failed", cause)))
+
+  return yield* step.pipe(
+    Effect.zipRight(Effect.raceFirst(wake.take, Effect.sleep(options.pollIntervalMillis))),
+    Effect.forever
+  )
+})
+
+/**
+ * The worker as a layer: it runs while the layer's scope is open. Needs the warehouse services
+ * (`Warehouse.layer`); posts with Node's HTTP client.
+ */
+export const layer: Layer.Layer<never, never, WebhookRepository | Transactor | EventSubscriptions> = Layer
+  .scopedDiscard(Effect.forkScoped(run)).pipe(Layer.provide(NodeHttpClient.layer))

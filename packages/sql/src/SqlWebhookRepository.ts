@@ -1,0 +1,211 @@
+/**
+ * Webhooks and their deliveries on @effect/sql.
+ */
+import { SqlClient } from "@effect/sql"
+import {
+  type ClaimedDelivery,
+  type EventType,
+  type StoredDelivery,
+  type StoredEvent,
+  type StoredWebhook,
+  WebhookRepository
+} from "@wms/core"
+import { Effect, Layer, Option } from "effect"
+import { visibleIn, windowClause } from "./SqlMasterData.js"
+
+interface WebhookRow extends Omit<StoredWebhook, "enabled"> {
+  readonly enabled: number
+}
+
+const toWebhook = (row: WebhookRow): StoredWebhook => ({ ...row, enabled: row.enabled === 1 })
+
+interface ClaimRow {
+  readonly id: number
+  readonly locked_until: string
+  readonly attempts: number
+  readonly created_at: string
+  readonly url: string
+  readonly secret: string | null
+  readonly event_id: number
+  readonly event_type: EventType
+  readonly site_id: string
+  readonly client_id: string | null
+  readonly event_created_at: string
+  readonly data: string
+}
+
+// Any constant will do: it only keeps two processes' fan-outs (and their unique-index waits) apart.
+const fanOutLockKey = 80_061
+
+export const layer = Layer.effect(
+  WebhookRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal("id, site_id, client_id, event_type, url, secret, enabled, created_at")
+
+    const maxEventId = sql<{ max: number }>`SELECT CAST(COALESCE(max(id), 0) AS INTEGER) AS max FROM events`.pipe(
+      Effect.map((rows) => rows[0].max)
+    )
+
+    // On PostgreSQL ids are drawn before commit, so a visible id may still have a lower one in
+    // flight. A SHARE lock on events waits for every transaction writing events to end; once it
+    // is held, every id up to the maximum is final. SQLite commits one writer at a time, in id
+    // order. The lock is held for one SELECT, and given up after a moment so writers never wait long.
+    const settledMax = sql.onDialectOrElse({
+      pg: () =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SET LOCAL lock_timeout = '500ms'`
+          yield* sql`LOCK TABLE events IN SHARE MODE`
+          return yield* maxEventId
+        })).pipe(
+          Effect.map(Option.some),
+          Effect.catchIf(
+            (error) => (error.cause as { code?: string } | undefined)?.code === "55P03",
+            () => Effect.succeed(Option.none<number>())
+          )
+        ),
+      orElse: () => Effect.map(maxEventId, Option.some)
+    })
+
+    return WebhookRepository.of({
+      list: (scope, window) =>
+        sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE ${visibleIn(sql, scope)}
+          ORDER BY id ${windowClause(sql, window)}`.pipe(
+          Effect.map((rows) => rows.map(toWebhook)),
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.list")
+        ),
+      find: (id) =>
+        sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWebhook)),
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.find")
+        ),
+      insert: (owner, input, createdAt) =>
+        Effect.gen(function*() {
+          const rows = yield* sql<{ id: number }>`INSERT INTO webhooks ${
+            sql.insert({
+              site_id: owner.site_id,
+              client_id: owner.client_id,
+              event_type: input.event_type,
+              url: input.url,
+              secret: input.secret,
+              enabled: input.enabled ? 1 : 0,
+              created_at: createdAt,
+              last_event_id: yield* maxEventId
+            })
+          } RETURNING id`
+          return rows[0].id
+        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.insert")),
+      update: (id, input) =>
+        sql<{ id: number }>`UPDATE webhooks SET ${
+          sql.update({ event_type: input.event_type, url: input.url, secret: input.secret, enabled: input.enabled ? 1 : 0 })
+        } WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.update")
+        ),
+      remove: (id) =>
+        sql`DELETE FROM webhooks WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.remove")
+        ),
+      deliveries: (webhookId, window) =>
+        sql<StoredDelivery>`SELECT d.event_id, e.event_type, d.status, d.attempts, d.last_status_code, d.last_error,
+            d.next_attempt_at, d.delivered_at, d.created_at
+          FROM deliveries d JOIN events e ON e.id = d.event_id
+          WHERE d.webhook_id = ${webhookId}
+          ORDER BY d.event_id DESC ${windowClause(sql, window)}`.pipe(
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.deliveries")
+        ),
+      settledEventId: (known) =>
+        Effect.gen(function*() {
+          if ((yield* maxEventId) <= known) return known
+          return Option.getOrElse(yield* settledMax, () => known)
+        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.settledEventId")),
+      fanOut: (upTo, now) =>
+        Effect.gen(function*() {
+          yield* sql.onDialectOrElse({
+            pg: () => sql`SELECT pg_advisory_xact_lock(${sql.literal(String(fanOutLockKey))})`,
+            orElse: () => Effect.void
+          })
+          yield* sql`INSERT INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at, created_at)
+            SELECT w.id, e.id, 'pending', 0, ${now}, ${now}
+            FROM webhooks w JOIN events e ON e.site_id = w.site_id AND e.event_type = w.event_type
+            WHERE w.enabled = 1 AND e.id > w.last_event_id AND e.id <= ${upTo}
+              AND (w.client_id IS NULL OR e.client_id = w.client_id)
+            ON CONFLICT (webhook_id, event_id) DO NOTHING`
+          yield* sql`UPDATE webhooks SET last_event_id = ${upTo} WHERE last_event_id < ${upTo}`
+        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.fanOut")),
+      eventsBetween: (after, upTo, limit) =>
+        sql<StoredEvent>`SELECT id, event_type, site_id, client_id, created_at, data FROM events
+          WHERE id > ${after} AND id <= ${upTo} ORDER BY id LIMIT ${limit}`.pipe(
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.eventsBetween")
+        ),
+      claim: (now, lockedUntil, limit) =>
+        Effect.gen(function*() {
+          // The outer condition is checked again on the row itself: of two processes racing for
+          // one delivery, the second finds it leased and takes nothing.
+          const claimed = yield* sql<{ id: number }>`UPDATE deliveries
+            SET locked_until = ${lockedUntil}, attempts = attempts + 1
+            WHERE id IN (
+              SELECT d.id FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
+              WHERE d.status = 'pending' AND w.enabled = 1 AND d.next_attempt_at <= ${now}
+                AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+                AND d.event_id = (
+                  SELECT min(h.event_id) FROM deliveries h WHERE h.webhook_id = d.webhook_id AND h.status = 'pending'
+                )
+              ORDER BY d.next_attempt_at, d.id
+              LIMIT ${limit}
+            )
+            AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})
+            RETURNING id`
+          if (claimed.length === 0) return []
+          const rows = yield* sql<ClaimRow>`SELECT d.id, d.locked_until, d.attempts, d.created_at, w.url, w.secret,
+              e.id AS event_id, e.event_type, e.site_id, e.client_id, e.created_at AS event_created_at, e.data
+            FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
+            WHERE ${sql.in("d.id", claimed.map((row) => row.id))} AND d.locked_until = ${lockedUntil}`
+          return rows.map((row): ClaimedDelivery => ({
+            id: row.id,
+            lockedUntil: row.locked_until,
+            attempts: row.attempts,
+            createdAt: row.created_at,
+            url: row.url,
+            secret: row.secret,
+            event: {
+              id: row.event_id,
+              event_type: row.event_type,
+              site_id: row.site_id,
+              client_id: row.client_id,
+              created_at: row.event_created_at,
+              data: row.data
+            }
+          }))
+        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.claim")),
+      complete: (id, lockedUntil, record) =>
+        sql<{ id: number }>`UPDATE deliveries SET ${
+          sql.update({
+            status: record.status,
+            last_status_code: record.lastStatusCode,
+            last_error: record.lastError,
+            next_attempt_at: record.nextAttemptAt,
+            delivered_at: record.deliveredAt,
+            locked_until: null
+          })
+        } WHERE id = ${id} AND locked_until = ${lockedUntil} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.complete")
+        ),
+      release: (id, lockedUntil) =>
+        sql`UPDATE deliveries SET locked_until = NULL WHERE id = ${id} AND locked_until = ${lockedUntil}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("WebhookRepository.release")
+        )
+    })
+  })
+)
