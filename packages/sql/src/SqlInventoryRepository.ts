@@ -92,9 +92,16 @@ export const layer = Layer.effect(
         ).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.appendTransactions")),
       changeAllocation: (changes) =>
         Effect.forEach(
-          chunked([...changes].filter(([, delta]) => delta !== 0), rowsPerStatement(2)),
+          chunked(
+            [...changes].filter(([, delta]) => delta !== 0).sort(([a], [b]) => a - b),
+            rowsPerStatement(2)
+          ),
           (chunk) =>
             Effect.gen(function*() {
+              // The rows are locked in content order first, as a wave start locks them: an UPDATE
+              // alone locks them in plan order and deadlocks with a start that holds some of them.
+              yield* sql`SELECT content_id FROM contents
+                WHERE ${sql.in("content_id", chunk.map(([id]) => id))} ORDER BY content_id ${forUpdate}`
               const values = sql.join(", ", false)(
                 chunk.map(([id, delta]) => sql`(CAST(${id} AS INTEGER), CAST(${delta} AS INTEGER))`)
               )
