@@ -31,6 +31,9 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
     const forUpdateOfOrders = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE OF o"), orElse: () => sql.literal("") })
+    // Serializes wave creation in a site without blocking the foreign key checks (KEY SHARE) of every
+    // insert that names the site, which FOR UPDATE would do: a deadlock with a start waiting on stock.
+    const forNoKeyUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR NO KEY UPDATE"), orElse: () => sql.literal("") })
 
     const visible = (t: string, scope: Scope) =>
       scope.client_id === null
@@ -46,8 +49,9 @@ export const layer = Layer.effect(
           .pipe(Effect.map((rows) => rows[0].id), Effect.orDie, Effect.withSpan("WaveRepository.insert")),
       candidateOrders: (scope) =>
         Effect.gen(function*() {
-          // Wave creation in a site is serialized on the site's row, so no order joins two waves.
-          yield* sql`SELECT site_id FROM sites WHERE site_id = ${scope.site_id} ${forUpdate}`
+          // Wave creation in a site is serialized on the site's row, so no order joins two waves. The
+          // orders taken are locked, so an order delete either ends first or waits for the wave.
+          yield* sql`SELECT site_id FROM sites WHERE site_id = ${scope.site_id} ${forNoKeyUpdate}`
           return yield* sql<CandidateOrder>`SELECT o.id AS order_ref, o.order_id, o.client_id, o.order_date,
               o.ship_by_date, cu.name AS customer_name, cu.town AS customer_town, ca.name AS carrier_name
             FROM orders o
@@ -56,7 +60,7 @@ export const layer = Layer.effect(
             WHERE ${visible("o", scope)} AND o.status_id = 14
               AND NOT EXISTS (SELECT 1 FROM wave_orders wo JOIN waves w ON w.id = wo.wave_id
                 WHERE wo.order_ref = o.id AND w.status_id <> 20)
-            ORDER BY o.id`
+            ORDER BY o.id ${forUpdateOfOrders}`
         }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.candidateOrders")),
       attachOrders: (waveId, orderRefs) =>
         Effect.forEach(
@@ -191,7 +195,13 @@ export const layer = Layer.effect(
         ),
       lockClaims: (of) =>
         ("waveId" in of
-          ? sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
+          ? Effect.zipRight(
+            // The orders before their claims, as an order delete locks them: the other way round,
+            // a wave delete and the delete of one of its orders each wait for the other.
+            sql`SELECT o.id FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+              WHERE wo.wave_id = ${of.waveId} ORDER BY o.id ${forUpdateOfOrders}`,
+            sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
+          )
           : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`).pipe(
             Effect.orDie,
             Effect.withSpan("WaveRepository.lockClaims")
