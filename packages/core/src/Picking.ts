@@ -74,11 +74,13 @@ export const taskNotFound = (taskId: number) => new NotFound({ message: `Task wi
 
 /**
  * The statuses after a confirmation, from the open tasks left: an order is In Progress until none
- * of its tasks is open, then Picked; a claimset is `picked` once none of its claims is open; a wave
- * is In Progress until none of its tasks is open, then Complete.
+ * of its tasks is open, then Picked, or Released again when nothing of it was picked (every task
+ * confirmed with qty 0: it holds no stock, and may be deleted or taken by a new wave); a claimset
+ * is `picked` once none of its claims is open; a wave is In Progress until none of its tasks is
+ * open, then Complete.
  */
 export const progress = (left: OpenTaskCounts) => ({
-  order: (left.order === 0 ? Status.Picked : Status.InProgress) as StatusId,
+  order: (left.order > 0 ? Status.InProgress : left.orderPicked > 0 ? Status.Picked : Status.Released) as StatusId,
   claimset: left.claimset === 0 ? "picked" as const : "released" as const,
   wave: (left.wave === 0 ? Status.Complete : Status.InProgress) as StatusId
 })

@@ -14,9 +14,10 @@ export interface TaskFilter {
   readonly sku_id?: string | undefined
 }
 
-/** How many open tasks are left of a claim's order, claimset and wave. */
+/** How many open tasks are left of a claim's order, claimset and wave; how many claims of the order are picked. */
 export interface OpenTaskCounts {
   readonly order: number
+  readonly orderPicked: number
   readonly claimset: number
   readonly wave: number
 }

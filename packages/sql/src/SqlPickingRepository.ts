@@ -81,6 +81,8 @@ export const layer = Layer.effect(
             (SELECT CAST(count(*) AS INTEGER) FROM claims
               WHERE order_ref = ${orderRef} AND status = 'allocated') AS "order",
             (SELECT CAST(count(*) AS INTEGER) FROM claims
+              WHERE order_ref = ${orderRef} AND status = 'picked') AS "orderPicked",
+            (SELECT CAST(count(*) AS INTEGER) FROM claims
               WHERE claimset_id = ${claimsetId} AND status = 'allocated') AS claimset,
             (SELECT CAST(count(*) AS INTEGER) FROM claims
               WHERE wave_id = ${waveId} AND status = 'allocated') AS wave`.pipe(

@@ -34,11 +34,12 @@ export class PickingApi extends HttpApiGroup.make("picking")
           "content as a Lost transaction and a lost-and-found item (notes `Short pick of task <id>`, created_by the " +
           "user) and stays unpicked on the line. qty 0 is a full short pick: nothing is picked and the claim, " +
           "holding nothing, is removed like a released one (with its claimset when that holds no other claim). Then " +
-          "the order becomes In Progress (17), or Picked (18) when none of its tasks is open; the claimset `picked` " +
-          "when none of its claims is open; the wave In Progress (17), or Complete (20) when none of its tasks is " +
-          "open. A qty over the task's: 400 `Invalid field qty: …`. A task that does not exist in the scope or is " +
-          "confirmed already: 404 `Task with id <id> not found` (of two concurrent confirmations exactly one wins, " +
-          "the other gets this 404). 204."
+          "the order becomes In Progress (17), or Picked (18) when none of its tasks is open (Released (14) again " +
+          "when nothing of it was picked, so it may be deleted or waved again); the claimset `picked` when none of " +
+          "its claims is open; the wave In Progress (17), or Complete (20) when none of its tasks is open. A qty " +
+          "over the task's: 400 `Invalid field qty: …`. A task that does not exist in the scope or is confirmed " +
+          "already: 404 `Task with id <id> not found` (of two concurrent confirmations exactly one wins, the other " +
+          "gets this 404). 204."
       )
   )
   .add(
