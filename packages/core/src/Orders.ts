@@ -56,41 +56,36 @@ const LineQuantity = Quantity.pipe(
 
 const SkuReference = StoredText.pipe(Schema.filter((s) => s !== "", { message: () => "must not be empty" }))
 
-const nullable = <S extends Schema.Schema.Any>(schema: S) =>
-  Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
-
-const patchable = <S extends Schema.Schema.Any>(schema: S) => Schema.optional(Schema.NullOr(schema))
+// Absent and null are both accepted; what they mean (none, or unchanged) is up to the operation.
+const optional = <S extends Schema.Schema.Any>(schema: S) => Schema.optional(Schema.NullOr(schema))
 
 /** An order line on write; without `line` it gets the next free number. */
 export const NewOrderLine = Schema.Struct({
   sku_id: SkuReference,
   qty: LineQuantity,
-  line: patchable(LineNumber)
+  line: optional(LineNumber)
 })
 export type NewOrderLine = typeof NewOrderLine.Type
 
-/** The body of `POST /orders`. */
+/** The body of `POST /orders`. Optional fields may be left out (a typed client need not name them) or null. */
 export const NewOrder = Schema.Struct({
   order_id: OrderId,
-  customer_id: nullable(ReferenceId),
-  order_date: nullable(CalendarDate),
-  ship_by_date: nullable(CalendarDate),
-  carrier_id: nullable(ReferenceId),
-  ship_dock: nullable(StoredText),
-  lines: Schema.optionalWith(
-    Schema.Array(NewOrderLine).annotations({ message: () => "must be an array of order lines" }),
-    { default: () => [], nullable: true }
-  )
+  customer_id: optional(ReferenceId),
+  order_date: optional(CalendarDate),
+  ship_by_date: optional(CalendarDate),
+  carrier_id: optional(ReferenceId),
+  ship_dock: optional(StoredText),
+  lines: optional(Schema.Array(NewOrderLine).annotations({ message: () => "must be an array of order lines" }))
 })
 export type NewOrder = typeof NewOrder.Type
 
 /** The body of `PUT /orders/:id`: only the fields present change; `null` clears one. */
 export const OrderUpdate = Schema.Struct({
-  customer_id: patchable(ReferenceId),
-  order_date: patchable(CalendarDate),
-  ship_by_date: patchable(CalendarDate),
-  carrier_id: patchable(ReferenceId),
-  ship_dock: patchable(StoredText)
+  customer_id: optional(ReferenceId),
+  order_date: optional(CalendarDate),
+  ship_by_date: optional(CalendarDate),
+  carrier_id: optional(ReferenceId),
+  ship_dock: optional(StoredText)
 })
 export type OrderUpdate = typeof OrderUpdate.Type
 
@@ -197,18 +192,19 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     })
 
     const create = Effect.fn("Orders.create")(function*(actor: Actor, input: NewOrder) {
+      const newLines = input.lines ?? []
       yield* checkReferences(actor, input)
-      yield* checkSkus(actor, input.lines, (i) => `lines.${i}.sku_id`)
-      const lines = yield* numberLines(input.order_id, [], input.lines)
+      yield* checkSkus(actor, newLines, (i) => `lines.${i}.sku_id`)
+      const lines = yield* numberLines(input.order_id, [], newLines)
       const ref = yield* orders.insert({
         owner: ownerOf(actor.scope),
         order_id: input.order_id,
         status_id: Status.Released,
-        customer_id: input.customer_id,
-        order_date: input.order_date,
-        ship_by_date: input.ship_by_date,
-        carrier_id: input.carrier_id,
-        ship_dock: dock(input.ship_dock),
+        customer_id: input.customer_id ?? null,
+        order_date: input.order_date ?? null,
+        ship_by_date: input.ship_by_date ?? null,
+        carrier_id: input.carrier_id ?? null,
+        ship_dock: dock(input.ship_dock ?? null),
         created_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
         created_by: actor.userId
       })

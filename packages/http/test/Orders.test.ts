@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api } from "../../../testing/server.js"
-import { makeWorld, serverWithDatabase, setOrderStatus, unique, type World } from "./OrdersWorld.js"
+import { OrdersWorld, serverWithWorld, setOrderStatus, unique, type World } from "./OrdersWorld.js"
 
 const released = { id: 14, description: "Released" }
 
@@ -31,11 +31,11 @@ const expectStatus = (response: { status: number; body: unknown }, status: numbe
   )
 }
 
-for (const [label, server] of serverWithDatabase) {
+for (const [label, server] of serverWithWorld) {
   layer(server, { timeout: 60_000, excludeTestServices: true })(`orders on ${label}`, (it) => {
     it.effect("POST /orders creates a Released order that GET /orders/:id shows exactly as §2.2", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         const before = Date.now()
@@ -87,7 +87,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("absent optional values are null; a customer without a town is named alone", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const bare = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: bare }), 204)
@@ -118,7 +118,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("read-only and unknown fields of a write body are ignored", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(
@@ -148,7 +148,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("POST /orders with an order_id in use on the site gets 409 and changes nothing", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, ship_dock: "A" }), 204)
@@ -160,7 +160,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("GET /orders/:id of a missing order gets 404 with the documented message", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         expectStatus(yield* c.get("/orders/nope"), 404, { message: "Order with OrderID nope not found" })
         expectStatus(yield* c.get("/orders/with%20space"), 404, { message: "Order with OrderID with space not found" })
@@ -168,7 +168,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("an order id with spaces and accents is found through its encoded path", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = `${unique("Bestelling")} één`
         expectStatus(yield* c.post("/orders", { order_id: id }), 204)
@@ -178,32 +178,37 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("GET /orders lists the scope's orders with lines; lines=false leaves the key out", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const first = unique("O")
         const second = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: first, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
         expectStatus(yield* c.post("/orders", { order_id: second, customer_id: w.p_customer }), 204)
+        const mine = (orders: ReadonlyArray<{ order_id: string }>) => orders.filter((o) => [first, second].includes(o.order_id))
         const all = yield* c.get("/orders")
         expectStatus(all, 200)
-        assert.deepStrictEqual(all.body.map((o: { order_id: string }) => o.order_id), [first, second])
-        assert.deepStrictEqual(all.body[0].lines, [line(first, 1, "SKU-1", 1)])
-        assert.deepStrictEqual(all.body[1].lines, [])
-        assert.deepStrictEqual(all.body[0], (yield* c.get(`/orders/${first}`)).body)
+        const listed = mine(all.body)
+        assert.deepStrictEqual(listed.map((o) => o.order_id), [first, second])
+        assert.deepStrictEqual(listed[0], (yield* c.get(`/orders/${first}`)).body)
+        assert.deepStrictEqual(listed[1], (yield* c.get(`/orders/${second}`)).body)
+        assert.deepStrictEqual((listed[0] as { lines: unknown }).lines, [line(first, 1, "SKU-1", 1)])
+        assert.deepStrictEqual((listed[1] as { lines: unknown }).lines, [])
+        for (const order of all.body) assert.strictEqual(order.client_id, null)
         const withLines = yield* c.get("/orders?lines=true")
-        assert.deepStrictEqual(withLines.body, all.body)
+        assert.deepStrictEqual(mine(withLines.body), listed)
         const without = yield* c.get("/orders?lines=false")
         expectStatus(without, 200)
+        assert.strictEqual(without.body.length, all.body.length)
         for (const order of without.body) assert.isFalse("lines" in order)
         assert.deepStrictEqual(
-          without.body,
-          all.body.map(({ lines: _, ...header }: { lines: unknown }) => header)
+          mine(without.body),
+          listed.map(({ lines: _, ...header }: { order_id: string; lines?: unknown }) => header)
         )
       }))
 
     it.effect("PUT /orders/:id changes only the fields present; null clears a field", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(
@@ -252,7 +257,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("PUT /orders/:id of a missing order gets 404; a bad field gets 400 and changes nothing", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         expectStatus(yield* c.put("/orders/nope", { ship_dock: "X" }), 404, { message: "Order with OrderID nope not found" })
         const id = unique("O")
@@ -272,7 +277,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("a header change is allowed after the order left Released", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id }), 204)
@@ -288,7 +293,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("DELETE /orders/:id removes the order and its lines; a missing one is 404", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
@@ -305,7 +310,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("DELETE /orders/:id of an order whose picking has started gets 409 and keeps it", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
@@ -318,7 +323,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("GET /orders/:id/lines and /lines/:line_id return line records; a missing line is 404", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(
@@ -337,7 +342,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("POST /orders/:id/lines adds one line or an array, numbering omitted lines max + 1", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1, line: 2 }] }), 204)
@@ -364,7 +369,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("a duplicate line number, in use or given twice, gets 409 and writes nothing", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1, line: 2 }] }), 204)
@@ -392,7 +397,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("line numbers stop at 2147483647: a line above it is 400, none left to generate is 409", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1, line: 2147483647 }] }), 204)
@@ -407,7 +412,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("PUT /orders/:id/lines/:line_id sets sku_id and qty; a missing line is 404", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2", qty: 2 }] }), 204)
@@ -432,7 +437,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("DELETE /orders/:id/lines/:line_id removes the line; a missing line is 404", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2", qty: 2 }] }), 204)
@@ -449,7 +454,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("lines of an order that is not Released cannot be added, changed or deleted: 409", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
@@ -465,7 +470,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("write bodies are validated field by field with 400 naming the field", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const cases: ReadonlyArray<readonly [unknown, string]> = [
           [{}, "Missing field order_id"],
@@ -497,7 +502,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("references that do not exist in the scope get 400 naming the field, and nothing is written", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, customer_id: 7777777 }), 400, {
@@ -532,7 +537,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("a client scope owns its orders; its site sees them, other clients and sites get 404", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const f1 = yield* client(w, { token: w.userF1.token, site: w.f1 })
         const f2 = yield* client(w, { token: w.userF2.token, site: w.f2 })
         const site = yield* client(w, { token: w.userF.token, site: w.f })
@@ -579,15 +584,20 @@ for (const [label, server] of serverWithDatabase) {
         expectStatus(yield* site.post("/orders", { order_id: own, lines: [{ sku_id: "F1-SKU", qty: 1 }] }), 204)
         assert.strictEqual((yield* site.get(`/orders/${own}`)).body.client_id, null)
         expectStatus(yield* f1.get(`/orders/${own}`), 404)
-        const listed = (yield* site.get("/orders")).body.map((o: { order_id: string }) => o.order_id)
-        assert.deepStrictEqual(listed, [id, own])
-        assert.deepStrictEqual((yield* f1.get("/orders")).body.map((o: { order_id: string }) => o.order_id), [id])
-        assert.deepStrictEqual((yield* f2.get("/orders")).body, [])
+        const listedBy = (scope: typeof site) =>
+          Effect.map(scope.get("/orders"), (response) =>
+            response.body
+              .map((o: { order_id: string; client_id: string | null }) => `${o.order_id}:${o.client_id}`)
+              .filter((entry: string) => entry.startsWith(`${id}:`) || entry.startsWith(`${own}:`)))
+        assert.deepStrictEqual(yield* listedBy(site), [`${id}:${w.f1}`, `${own}:null`])
+        assert.deepStrictEqual(yield* listedBy(f1), [`${id}:${w.f1}`])
+        assert.deepStrictEqual(yield* listedBy(f2), [])
+        for (const order of (yield* f2.get("/orders")).body) assert.strictEqual(order.client_id, w.f2)
       }))
 
     it.effect("concurrent writes: one order per id, generated line numbers never collide", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
         const creates = yield* Effect.all(Array.from({ length: 8 }, () => c.post("/orders", { order_id: id })), {
@@ -607,7 +617,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("the token comes before the site header, the site header before the body", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const api = yield* Api
         expectStatus(yield* api.request("GET", "/orders"), 401, { message: "Missing authorization token" })
         expectStatus(yield* api.request("POST", "/orders", { token: w.userP.token, body: {} }), 403, {

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { Api } from "../../../testing/server.js"
-import { makeWorld, serverWithDatabase, unique, type World } from "./OrdersWorld.js"
+import { OrdersWorld, serverWithWorld, unique, type World } from "./OrdersWorld.js"
 
 type Runner = <A>(effect: Effect.Effect<A, never, Api | SqlClient.SqlClient>) => Promise<A>
 
@@ -312,11 +312,11 @@ const realIds = (w: World, body: unknown, orderId: string): unknown => {
   return copy
 }
 
-for (const [label, server] of serverWithDatabase) {
+for (const [label, server] of serverWithWorld) {
   layer(server, { timeout: 120_000, excludeTestServices: true })(`order properties on ${label}`, (it) => {
     it.effect("any sequence of order and line writes keeps the orders readable exactly as written", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const run = yield* withRunner
         yield* Effect.promise(() =>
           fc.assert(
@@ -352,14 +352,14 @@ for (const [label, server] of serverWithDatabase) {
                 assert.deepStrictEqual(listed, expected)
               }))
             ),
-            { numRuns: 25 }
+            { numRuns: 20 }
           )
         )
       }))
 
     it.effect("no scope sees or changes another scope's orders", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const run = yield* withRunner
         const scopes = [
           { name: "P", token: w.userP.token, site: w.p, siteId: w.p, client: null },
@@ -439,7 +439,7 @@ for (const [label, server] of serverWithDatabase) {
 
     it.effect("fuzzed write bodies never answer 5xx and never write part of a request", () =>
       Effect.gen(function*() {
-        const w = yield* makeWorld
+        const w = yield* OrdersWorld
         const run = yield* withRunner
         const target = unique("T")
         const api = yield* Api

@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { onBothStores } from "../../../testing/databases.js"
 import { insertCarrier, insertCustomer, insertSku } from "../../../testing/fixtures.js"
 import { Api, testServer } from "../../../testing/server.js"
@@ -81,3 +81,11 @@ export const makeWorld = Effect.gen(function*() {
   }
 })
 export type World = Effect.Effect.Success<typeof makeWorld>
+
+/** One world per store, built with the server: creating users is slow on purpose (scrypt). */
+export class OrdersWorld extends Context.Tag("test/OrdersWorld")<OrdersWorld, World>() {}
+
+/** The server, its database and a world on each store. */
+export const serverWithWorld = serverWithDatabase.map(([label, server]) =>
+  [label, Layer.effect(OrdersWorld, makeWorld).pipe(Layer.provideMerge(server))] as const
+)
