@@ -33,28 +33,34 @@ const bootstrap = (config: ServerConfig) =>
     })
   }))
 
+const services = (config: ServerConfig) =>
+  Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config), WebhookWorker.layer).pipe(
+    Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
+  )
+
+const api = () =>
+  HttpApiBuilder.serve(bodyLimit).pipe(
+    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(HttpApiLive.layer)
+  )
+
 /**
  * The API, its documentation, the warehouse services and the webhook worker, without the HTTP
  * server itself. The services (and the store's `SqlClient`) stay in the output for whoever serves it.
  */
-export const app = (config: ServerConfig) => {
-  const services = Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config), WebhookWorker.layer).pipe(
-    Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
-  )
-  return HttpApiBuilder.serve(bodyLimit).pipe(
-    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(HttpApiLive.layer),
-    Layer.provideMerge(services)
-  )
-}
+export const app = (config: ServerConfig) => api().pipe(Layer.provideMerge(services(config)))
 
-/** The whole server, listening on the configured host and port. */
+/**
+ * The whole server, listening on the configured host and port. The store is migrated and
+ * bootstrapped before the port opens: a request accepted before the API is mounted is never answered.
+ */
 export const layer = (config: ServerConfig) =>
-  app(config).pipe(
+  api().pipe(
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, {
       port: config.port,
       host: Option.getOrUndefined(config.host)
-    }))
+    })),
+    Layer.provide(services(config))
   )
