@@ -256,6 +256,44 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual((yield* request("GET", `/orders/${orderId}`)).body.order_status.id, 15)
       }))
 
+    it.effect("a client's tasks and orders are its own; the site sees and ships them, the event names the client", () =>
+      Effect.gen(function*() {
+        const request = yield* session
+        const [site, mine, theirs] = [unique("F"), unique("C1"), unique("C2")]
+        expectStatus(yield* request("POST", "/sites", { site_id: site, name: "F", fulfillment: true }), 204)
+        expectStatus(yield* request("POST", "/clients", { client_id: mine, name: "C1" }, site), 204)
+        expectStatus(yield* request("POST", "/clients", { client_id: theirs, name: "C2" }, site), 204)
+        const sku = unique("PF")
+        yield* insertSku({ site_id: site, client_id: mine, sku_id: sku })
+        const adjusted = { sku_id: sku, loc_id: "F-1", tag_id: "F-1", qty: 4 }
+        expectStatus(yield* request("POST", "/inventory/adjustments", adjusted, mine), 204)
+        const orderId = unique("PO")
+        const order = { order_id: orderId, lines: [{ sku_id: sku, qty: 3 }] }
+        expectStatus(yield* request("POST", "/orders", order, mine), 204)
+        const definition = { description: "F", criterium_id: 2, value: orderId, pick_type: 1, autostart: true }
+        expectStatus(yield* request("POST", "/wave-definitions", definition, site), 204)
+        const definitionId = (yield* request("GET", "/wave-definitions", undefined, site)).body.at(-1).id
+        const created = yield* request("POST", "/waves/create", { wavedef_id: definitionId }, mine)
+        expectStatus(created, 200)
+
+        const [task] = (yield* request("GET", "/tasks", undefined, mine)).body as ReadonlyArray<Task>
+        assert.deepStrictEqual([task.sku_id, task.quantity, task.wave_id], [sku, 3, created.body.wave_id])
+        assert.deepStrictEqual((yield* request("GET", "/tasks", undefined, site)).body, [task])
+        assert.deepStrictEqual((yield* request("GET", "/tasks", undefined, theirs)).body, [])
+        assert.strictEqual((yield* request("POST", `/tasks/${task.id}/confirm`, {}, theirs)).status, 404)
+        expectStatus(yield* request("POST", `/tasks/${task.id}/confirm`, { qty: 2 }, mine), 204)
+        const lost = yield* request("GET", "/inventory/lostandfound", undefined, mine)
+        assert.deepInclude(lost.body.find((l: { sku_id: string }) => l.sku_id === sku), { qty: 1, client_id: mine })
+        assert.strictEqual((yield* request("POST", `/orders/${orderId}/ship`, undefined, theirs)).status, 404)
+        expectStatus(yield* request("POST", `/orders/${orderId}/ship`, undefined, site), 204)
+        const shipped = (yield* request("GET", `/orders/${orderId}`, undefined, mine)).body
+        assert.deepStrictEqual([shipped.client_id, shipped.lines[0].qty_shipped], [mine, 2])
+        const sql = yield* SqlClient.SqlClient
+        const events = yield* sql<{ site_id: string; client_id: string | null; data: string }>`
+          SELECT site_id, client_id, data FROM events WHERE event_type = 'order_shipped' AND site_id = ${site}`
+        assert.deepStrictEqual(events.map((e) => [e.site_id, e.client_id, JSON.parse(e.data)]), [[site, mine, shipped]])
+      }))
+
     it.effect("two clients confirming the same task at once: one wins, the other gets 404, stock moves once", () =>
       Effect.gen(function*() {
         const request = yield* session
