@@ -1,7 +1,7 @@
 /**
  * Property testing of a warehouse, for the engine's own tests and for its users' suites
  * (`@wms/core/testing`): fast-check arbitraries of valid warehouse states and of operation
- * sequences, the code that plays them on the services, and the invariant checkers.
+ * sequences, the code that plays them on the services (`play`), and the invariant checkers.
  *
  * The arbitraries are built with the fast-check that `effect` bundles (`FastCheck`), so a suite
  * needs no second copy: `import { FastCheck as fc } from "effect"`.
@@ -24,6 +24,7 @@ import type { WarehouseError } from "./Errors.js"
 import { formatDate, TimeZone } from "./Formats.js"
 import { addDays, AdjustmentRequest, Inventory } from "./Inventory.js"
 import { NewOrder, Orders } from "./Orders.js"
+import { Picking } from "./Picking.js"
 import { NewPreAdvice, PreAdvices } from "./PreAdvices.js"
 import { Receiving } from "./Receiving.js"
 import { NewSku, Skus } from "./Skus.js"
@@ -122,6 +123,10 @@ export type Op =
   | { readonly _tag: "CreateWave" }
   | { readonly _tag: "StartWave"; readonly wave: number }
   | { readonly _tag: "DeleteWave"; readonly wave: number }
+  /** A pick: the whole task, or `picked` units of it modulo its quantity + 1 (a short pick). */
+  | { readonly _tag: "ConfirmTask"; readonly task: number; readonly picked: number | null }
+  /** Ships an order: refused unless something of it was picked. */
+  | { readonly _tag: "Ship"; readonly order: number }
 
 /** Bounds of `arbOps`. */
 export interface ArbOpsOptions {
@@ -129,7 +134,10 @@ export interface ArbOpsOptions {
   readonly maxQty?: number
 }
 
-/** Sequences of operations: receipts and adjustments, new orders, and waves created, started and deleted. */
+/**
+ * Sequences of operations: receipts and adjustments, new orders, waves created, started and
+ * deleted, picks confirmed in full or short, and orders shipped.
+ */
 export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<Op>> => {
   const maxQty = options.maxQty ?? 20
   const qty = fc.integer({ min: 1, max: maxQty })
@@ -148,7 +156,9 @@ export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<
     fc.record({ _tag: fc.constant("AddOrder" as const), sku: fc.nat(), qty }),
     fc.record({ _tag: fc.constant("CreateWave" as const) }),
     fc.record({ _tag: fc.constant("StartWave" as const), wave: fc.nat() }),
-    fc.record({ _tag: fc.constant("DeleteWave" as const), wave: fc.nat() })
+    fc.record({ _tag: fc.constant("DeleteWave" as const), wave: fc.nat() }),
+    fc.record({ _tag: fc.constant("ConfirmTask" as const), task: fc.nat(), picked: fc.option(fc.nat(maxQty), { nil: null }) }),
+    fc.record({ _tag: fc.constant("Ship" as const), order: fc.nat() })
   )
   return fc.array(op, { maxLength: options.maxLength ?? 12 })
 }
@@ -387,6 +397,20 @@ export const applyOp = (world: World, op: Op) =>
         const wave = pick(yield* waves.list(actor), op.wave)
         if (Option.isNone(wave)) return skipped
         return yield* refusable(op._tag === "StartWave" ? waves.start(actor, wave.value.id) : waves.remove(actor, wave.value.id))
+      }
+      case "ConfirmTask": {
+        const picking = yield* Picking
+        const task = pick(yield* picking.tasks(actor, {}), op.task)
+        if (Option.isNone(task)) return skipped
+        const qty = op.picked === null ? null : op.picked % (task.value.quantity + 1)
+        return yield* refusable(picking.confirm(actor, task.value.id, { qty }))
+      }
+      case "Ship": {
+        const orders = yield* Orders
+        const picking = yield* Picking
+        const order = pick(yield* orders.list(actor, { lines: false }), op.order)
+        if (Option.isNone(order)) return skipped
+        return yield* refusable(picking.ship(actor, order.value.order_id))
       }
     }
   })

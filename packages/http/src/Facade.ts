@@ -210,7 +210,7 @@ const skuGroupsOf = (b: Binding) => ({
   remove: (id: string) => call(b, (actor) => Effect.flatMap(SkuGroups, (_) => _.remove(actor, id)))
 })
 
-const OrderLinesInput = Schema.Union(NewOrderLine, Schema.Array(NewOrderLine))
+const NewOrderLines = Schema.Array(NewOrderLine)
 
 const ordersOf = (b: Binding) => ({
   /** The scope's orders; `{ lines: false }` leaves the lines out. */
@@ -226,8 +226,11 @@ const ordersOf = (b: Binding) => ({
   line: (orderId: string, line: number) =>
     call(b, (actor) => Effect.flatMap(Orders, (_) => _.getLine(actor, orderId, line))),
   /** Adds one line or an array of lines; a line without `line` gets the next number. */
-  addLines: (orderId: string, input: Encoded<typeof OrderLinesInput>) =>
-    withInput(b, OrderLinesInput, input, (actor, v) => Effect.flatMap(Orders, (_) => _.addLines(actor, orderId, v))),
+  addLines: (orderId: string, input: Encoded<typeof NewOrderLine> | Encoded<typeof NewOrderLines>) =>
+    // The shape picks the schema, so a failure names the field of that shape (`0.qty`), as over HTTP.
+    Array.isArray(input)
+      ? withInput(b, NewOrderLines, input, (actor, v) => Effect.flatMap(Orders, (_) => _.addLines(actor, orderId, v)))
+      : withInput(b, NewOrderLine, input, (actor, v) => Effect.flatMap(Orders, (_) => _.addLines(actor, orderId, v))),
   updateLine: (orderId: string, line: number, input: Encoded<typeof OrderLineUpdate>) =>
     withInput(b, OrderLineUpdate, input, (actor, v) => Effect.flatMap(Orders, (_) => _.updateLine(actor, orderId, line, v))),
   removeLine: (orderId: string, line: number) =>

@@ -1,0 +1,77 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated } from "@wms/core"
+import { createWarehouse } from "@wms/http"
+import { Effect } from "effect"
+import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+
+const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error)
+
+const databases = [
+  ["sqlite", Effect.map(freshSqliteFile, (file) => `sqlite:${file}`)],
+  ["postgres", freshPgDatabase]
+] as const
+
+for (const [label, database] of databases) {
+  describe(`the Promise facade on ${label}`, () => {
+    it.scoped("rejects with the core's error classes and the API's messages", () =>
+      Effect.gen(function*() {
+        const url = yield* database
+        const wms = yield* Effect.promise(() => createWarehouse({ database: url }))
+        yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+        yield* Effect.promise(async () => {
+          await wms.orders.create({ order_id: "SO-1" })
+          const duplicate = await rejection(wms.orders.create({ order_id: "SO-1" }))
+          assert.instanceOf(duplicate, Conflict)
+          assert.strictEqual((duplicate as Conflict)._tag, "Conflict")
+          assert.strictEqual((duplicate as Conflict).message, "Order with OrderID SO-1 already exists")
+          const missing = await rejection(wms.orders.get("SO-2"))
+          assert.instanceOf(missing, NotFound)
+          assert.strictEqual((missing as NotFound).message, "Order with OrderID SO-2 not found")
+          // Input is checked by the API's schemas, with the API's words.
+          const noId = await rejection(wms.orders.create({} as never))
+          assert.instanceOf(noId, InvalidInput)
+          assert.strictEqual((noId as InvalidInput).message, "Missing field order_id")
+          const badQty = await rejection(wms.orders.addLines("SO-1", [{ sku_id: "A", qty: 0 }]))
+          assert.strictEqual((badQty as InvalidInput).message, "Invalid field 0.qty: must be an integer of at least 1")
+          const unknownSku = await rejection(wms.orders.addLines("SO-1", { sku_id: "NOPE", qty: 1 }))
+          assert.instanceOf(unknownSku, InvalidInput)
+          const order = await wms.orders.get("SO-1")
+          assert.strictEqual(order.created_by, "system")
+        })
+      }).pipe(Effect.orDie), { timeout: 60_000 })
+
+    it.scoped("acts in the scope it is given, as the system or as a user with that user's rights", () =>
+      Effect.gen(function*() {
+        const url = yield* database
+        const wms = yield* Effect.promise(() => createWarehouse({ database: url, site: "east" }))
+        yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+        yield* Effect.promise(async () => {
+          assert.deepStrictEqual((await wms.sites.list()).map((site) => site.site_id), ["east"])
+          await wms.sites.create({ site_id: "hub", name: "Hub", fulfillment: true })
+          const hub = wms.as({ site: "hub" })
+          await hub.clients.create({ client_id: "acme", name: "Acme" })
+          await hub.users.create({ email: "picker@acme.test", password: "a-long-password", name: "Picker", site: "hub", client: "acme" })
+          const acme = wms.as({ site: "acme", user: "Picker@acme.test" })
+          await acme.skus.create({ sku_id: "BOLT", description: "Bolt" })
+          await acme.orders.create({ order_id: "SO-A", lines: [{ sku_id: "BOLT", qty: 2 }] })
+          await wms.orders.create({ order_id: "SO-E" })
+          assert.deepStrictEqual((await hub.orders.list()).map((order) => [order.order_id, order.client_id]), [["SO-A", "acme"]])
+          assert.deepStrictEqual((await wms.orders.list()).map((order) => order.order_id), ["SO-E"])
+          assert.notStrictEqual((await hub.orders.get("SO-A")).created_by, "system")
+          // A user without admin rights stays within them; an unknown scope or user is refused.
+          assert.instanceOf(await rejection(acme.sites.list()), Forbidden)
+          assert.instanceOf(await rejection(wms.as({ site: "hub", user: "picker@acme.test" }).orders.list()), Forbidden)
+          assert.instanceOf(await rejection(wms.as({ site: "nowhere" }).orders.list()), Forbidden)
+          assert.instanceOf(await rejection(wms.as({ site: "hub", user: "nobody@acme.test" }).orders.list()), Unauthenticated)
+        })
+      }).pipe(Effect.orDie), { timeout: 60_000 })
+  })
+}
+
+describe("createWarehouse", () => {
+  it("rejects on a database URL of no known kind", async () => {
+    const error = await rejection(createWarehouse({ database: "mysql://localhost/wms" }))
+    assert.instanceOf(error, Error)
+    assert.match((error as Error).message, /must start with sqlite: or postgres:\/\//)
+  })
+})
