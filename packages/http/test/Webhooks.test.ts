@@ -193,6 +193,35 @@ for (const [label, server] of servers) {
         })
       }))
 
+    it.scoped("order_shipped carries the order as GET /orders/:id shows it, and only that type is sent", () =>
+      Effect.gen(function*() {
+        const { api, create, site, token } = yield* setUp
+        const hook = yield* receiver(() => 200)
+        yield* create({ event_type: "order_shipped", url: hook.url })
+        const call = (method: "GET" | "POST", path: string, body?: unknown) =>
+          Effect.tap(api.request(method, path, { token, site, body }), (response) =>
+            assert.isBelow(response.status, 300, `${method} ${path}: ${JSON.stringify(response.body)}`))
+        const preAdviceId = yield* raiseReceived(api, token, site)
+        const skuId = (yield* call("GET", `/preadvices/${preAdviceId}`)).body.lines[0].sku_id
+        yield* call("POST", "/orders", { order_id: "SO-1", lines: [{ sku_id: skuId, qty: 2 }] })
+        yield* call("POST", "/wave-definitions", { description: "SO-1", criterium_id: 2, value: "SO-1", pick_type: 1 })
+        const definition = (yield* call("GET", "/wave-definitions")).body.at(-1).id
+        const wave = (yield* call("POST", "/waves/create", { wavedef_id: definition })).body.wave_id
+        yield* call("POST", "/waves/start", { wave_id: wave })
+        for (const task of (yield* call("GET", `/tasks?wave_id=${wave}`)).body) {
+          yield* call("POST", `/tasks/${task.id}/confirm`, {})
+        }
+        yield* call("POST", "/orders/SO-1/ship", {})
+        yield* eventually(() => hook.received().length === 1, () => "no delivery")
+        const payload = JSON.parse(hook.received()[0].body)
+        const order = (yield* call("GET", "/orders/SO-1")).body
+        assert.deepStrictEqual([payload.event_type, payload.site_id, payload.client_id], ["order_shipped", site, null])
+        assert.deepStrictEqual(payload.data, order)
+        assert.strictEqual(order.order_status.id, 19)
+        yield* Effect.sleep("300 millis")
+        assert.strictEqual(hook.received().length, 1)
+      }))
+
     it.scoped("a 500 and a timeout are retried with the same webhook-id until a 2xx", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
