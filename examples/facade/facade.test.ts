@@ -3,7 +3,8 @@ import { main } from "./facade.js"
 
 describe("embedded with the Promise facade", () => {
   it("receives, allocates, picks and ships an order", async () => {
-    const { order, stock } = await main()
+    const { order, shipped, stock } = await main()
+    assert.strictEqual(shipped, "SO-1")
     assert.strictEqual(order.order_status_description, "Shipped")
     assert.deepStrictEqual(order.lines.map((line) => [line.qty_picked, line.qty_shipped]), [[4, 4]])
     assert.deepStrictEqual(stock.map((content) => [content.sku_id, content.qty, content.qty_allocated]), [["APPLE", 6, 0]])

@@ -1,7 +1,7 @@
 /**
  * Embedding the engine in an application that does not use Effect: the Promise facade. Receives
- * stock, takes an order, runs a wave and picks and ships it. Run: `node examples/dist/facade/facade.js`
- * after `npm run build`.
+ * stock, takes an order, runs a wave, picks and ships it, and hears the `order_shipped` event.
+ * Run: `node examples/dist/facade/facade.js` after `npm run build`.
  */
 import { Conflict, NotFound } from "@wms/core"
 import { createWarehouse } from "@wms/http"
@@ -21,18 +21,27 @@ export const main = async (database = "sqlite::memory:") => {
     const duplicate = await wms.orders.create({ order_id: "SO-1" }).catch((error: unknown) => error)
     console.log(duplicate instanceof Conflict ? `refused: ${duplicate.message}` : "accepted twice?")
 
+    // Events arrive after commit, from the webhook worker the facade runs.
+    let resolveShipped: (orderId: unknown) => void = () => {}
+    const shipped = new Promise((resolve) => (resolveShipped = resolve))
+    const unsubscribe = await wms.events.subscribe("order_shipped", (event) => {
+      resolveShipped((event.data as { order_id: string }).order_id)
+    })
+
     const definition = await wms.waveDefinitions.create({ description: "Everything", criterium_id: 5, pick_type: 1 })
     const { wave_id } = await wms.waves.create(definition)
     console.log((await wms.waves.start(wave_id)).message)
     for (const task of await wms.tasks.list({ wave_id })) await wms.tasks.confirm(task.id)
     await wms.orders.ship("SO-1")
+    console.log(`order_shipped: ${await shipped}`)
+    await unsubscribe()
 
     const order = await wms.orders.get("SO-1")
     console.log(`${order.order_id}: ${order.order_status_description}, shipped ${order.lines[0]?.qty_shipped}`)
 
     const missing = await wms.orders.get("SO-404").catch((error: unknown) => error)
     console.log(missing instanceof NotFound ? `${missing._tag}: ${missing.message}` : "found?")
-    return { order, stock: await wms.inventory.overview() }
+    return { order, shipped: await shipped, stock: await wms.inventory.overview() }
   } finally {
     await wms.close()
   }

@@ -17,17 +17,20 @@
  * `systemActor` in `@wms/core`): as the system, an admin, unless a `user` is named.
  */
 import {
+  type Actor,
   AdjustmentRequest,
   Administration,
-  type Actor,
-  Carriers,
   CarrierInput,
+  Carriers,
   ConfirmTaskRequest,
-  ensureSite,
   decodeInput,
+  ensureSite,
+  type EventPayload,
+  EventSubscriptions,
+  type EventType,
   Inventory,
-  type ListWindow,
   listPickMethods,
+  type ListWindow,
   NewClient,
   NewOrder,
   NewOrderLine,
@@ -57,12 +60,15 @@ import {
   userActor,
   WaveDefinitionInput,
   WaveDefinitions,
-  Waves
+  Waves,
+  WebhookInput,
+  Webhooks
 } from "@wms/core"
-import { Cause, Effect, Exit, type Layer, ManagedRuntime, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Schema, Scope } from "effect"
 import * as Warehouse from "./Warehouse.js"
+import * as WebhookWorker from "./WebhookWorker.js"
 
-/** Every service `Warehouse.layer` provides: what `Warehouse.run` may use. */
+/** Every service `Warehouse.layer` provides: what `run` may use. */
 export type WarehouseServices = Layer.Layer.Success<ReturnType<typeof Warehouse.layer>>
 
 /** Where and as whom the namespaces act. */
@@ -84,6 +90,11 @@ export interface CreateWarehouseOptions extends Warehouse.WarehouseOptions {
   readonly site?: string
   /** The e-mail of the user the namespaces act as; the system (an admin) when absent. */
   readonly user?: string
+  /**
+   * Runs the webhook worker in this process (default true): it delivers the registered webhooks
+   * and feeds `events.subscribe`. Several processes on one database may each run it.
+   */
+  readonly worker?: boolean
 }
 
 type Encoded<S extends Schema.Schema.Any> = Schema.Schema.Encoded<S>
@@ -109,12 +120,25 @@ export interface WarehouseScope {
   readonly waveDefinitions: ReturnType<typeof waveDefinitionsOf>
   readonly waves: ReturnType<typeof wavesOf>
   readonly tasks: ReturnType<typeof tasksOf>
+  readonly webhooks: ReturnType<typeof webhooksOf>
 }
 
 /** A warehouse on its own database, with every operation of the API as a Promise. */
 export interface WarehouseClient extends WarehouseScope {
   /** Runs an Effect program on the warehouse's services: the door back into the typed API. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, WarehouseServices>) => Promise<A>
+  /** In-process subscriptions to the warehouse events of every site (needs the worker). */
+  readonly events: {
+    /**
+     * Calls `handler` after commit for every event of `eventType` (or `"*"`: every type), in
+     * event order; resolves to the function that ends the subscription. A handler that throws or
+     * rejects is logged and does not stop the others.
+     */
+    readonly subscribe: (
+      eventType: EventType | "*",
+      handler: (event: EventPayload) => void | Promise<void>
+    ) => Promise<() => Promise<void>>
+  }
   /** Closes the database; the warehouse is unusable afterwards. */
   readonly close: () => Promise<void>
 }
@@ -311,6 +335,30 @@ const tasksOf = (b: Binding) => ({
     withInput(b, ConfirmTaskRequest, input, (actor, v) => Effect.flatMap(Picking, (_) => _.confirm(actor, taskId, v)))
 })
 
+const webhooksOf = (b: Binding) => ({
+  list: (window?: ListWindow) => call(b, (actor) => Effect.flatMap(Webhooks, (_) => _.list(actor, window))),
+  get: (id: number) => call(b, (actor) => Effect.flatMap(Webhooks, (_) => _.get(actor, id))),
+  create: (input: Encoded<typeof WebhookInput>) =>
+    withInput(b, WebhookInput, input, (actor, v) => Effect.flatMap(Webhooks, (_) => _.create(actor, v))),
+  update: (id: number, input: Encoded<typeof WebhookInput>) =>
+    withInput(b, WebhookInput, input, (actor, v) => Effect.flatMap(Webhooks, (_) => _.update(actor, id, v))),
+  remove: (id: number) => call(b, (actor) => Effect.flatMap(Webhooks, (_) => _.remove(actor, id))),
+  /** The webhook's delivery log, newest first. */
+  deliveries: (id: number, window?: ListWindow) =>
+    call(b, (actor) => Effect.flatMap(Webhooks, (_) => _.deliveries(actor, id, window)))
+})
+
+const subscribe = (run: Run) => (eventType: EventType | "*", handler: (event: EventPayload) => void | Promise<void>) =>
+  run(Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const subscriptions = yield* EventSubscriptions
+    yield* Scope.extend(
+      subscriptions.subscribe(eventType, (event) => Effect.tryPromise(async () => handler(event))),
+      scope
+    )
+    return () => run(Scope.close(scope, Exit.void))
+  }))
+
 const scopeOf = (run: Run, scope: ActAs): WarehouseScope => {
   const actor = scope.user === undefined ? systemActor(scope.site) : userActor(scope.user, scope.site)
   const b: Binding = { run, actor }
@@ -331,7 +379,8 @@ const scopeOf = (run: Run, scope: ActAs): WarehouseScope => {
     inventory: inventoryOf(b),
     waveDefinitions: waveDefinitionsOf(b),
     waves: wavesOf(b),
-    tasks: tasksOf(b)
+    tasks: tasksOf(b),
+    webhooks: webhooksOf(b)
   }
 }
 
@@ -340,7 +389,10 @@ const scopeOf = (run: Run, scope: ActAs): WarehouseScope => {
  * `main`, created when missing). Call `close()` when done.
  */
 export const createWarehouse = async (options: CreateWarehouseOptions): Promise<WarehouseClient> => {
-  const runtime = ManagedRuntime.make(Warehouse.layer(options))
+  const warehouse = Warehouse.layer(options)
+  const runtime = ManagedRuntime.make(
+    options.worker === false ? warehouse : Layer.provideMerge(WebhookWorker.layer, warehouse)
+  )
   const run = runner(runtime)
   const site = options.site ?? "main"
   try {
@@ -352,6 +404,7 @@ export const createWarehouse = async (options: CreateWarehouseOptions): Promise<
   return {
     ...scopeOf(run, { site, ...(options.user === undefined ? {} : { user: options.user }) }),
     run,
+    events: { subscribe: subscribe(run) },
     close: () => runtime.dispose()
   }
 }

@@ -16,7 +16,7 @@ for (const [label, database] of databases) {
     it.scoped("rejects with the core's error classes and the API's messages", () =>
       Effect.gen(function*() {
         const url = yield* database
-        const wms = yield* Effect.promise(() => createWarehouse({ database: url }))
+        const wms = yield* Effect.promise(() => createWarehouse({ database: url, worker: false }))
         yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
         yield* Effect.promise(async () => {
           await wms.orders.create({ order_id: "SO-1" })
@@ -37,6 +37,10 @@ for (const [label, database] of databases) {
           assert.instanceOf(unknownSku, InvalidInput)
           const order = await wms.orders.get("SO-1")
           assert.strictEqual(order.created_by, "system")
+          const badHook = await rejection(wms.webhooks.create({ event_type: "order_shipped", url: "ftp://example.com" }))
+          assert.strictEqual((badHook as InvalidInput).message, "Invalid field url: must be an absolute http(s) URL")
+          await wms.webhooks.create({ event_type: "order_shipped", url: "http://127.0.0.1:9/hook", enabled: false })
+          assert.deepStrictEqual((await wms.webhooks.list()).map((hook) => [hook.event_type, hook.enabled]), [["order_shipped", false]])
         })
       }).pipe(Effect.orDie), { timeout: 60_000 })
 
