@@ -84,7 +84,7 @@ export const apiLayer = Layer.effect(
 export const testServer = (databaseUrl: string) =>
   apiLayer.pipe(
     Layer.provideMerge(Server.app(testConfig(databaseUrl))),
-    Layer.provideMerge(Layer.fresh(NodeHttpServer.layerTest)),
+    Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(Layer.setClock(Clock.make()))
   )
 

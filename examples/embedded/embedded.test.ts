@@ -16,7 +16,7 @@ describe("embedded with Effect", () => {
 
 const mounted = apiLayer.pipe(
   Layer.provideMerge(app("sqlite::memory:")),
-  Layer.provideMerge(Layer.fresh(NodeHttpServer.layerTest))
+  Layer.provideMerge(NodeHttpServer.layerTest)
 )
 
 layer(mounted)("mounted in an application's server", (it) => {

@@ -20,8 +20,8 @@ export interface UserWithCredentials {
   readonly passwordHash: string
 }
 
-const Email = Schema.String.pipe(
-  Schema.trimmed(),
+// Surrounding spaces are dropped, not refused: they are never part of an address.
+const Email = Schema.Trim.pipe(
   Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "must be an e-mail address" })
 )
 

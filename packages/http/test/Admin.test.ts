@@ -197,6 +197,9 @@ for (const [label, server] of serverOnBothStores) {
             message: "Admin rights required"
           }])
         }
+        // Admin rights are checked before the body is read, like the site header.
+        const invalidBody = yield* api.request("POST", "/sites", { token, site: ff, rawBody: "{not json" })
+        assert.deepStrictEqual([invalidBody.status, invalidBody.body], [403, { message: "Admin rights required" }])
         const sites = yield* api.request("GET", "/sites", { token: adminToken, site: "main" })
         assert.isFalse(sites.body.some((site: { name: string }) => site.name === "X"))
         const clients = yield* api.request("GET", "/clients", { token: adminToken, site: ff })

@@ -4,7 +4,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { NewClient, NewSite, NewUser } from "@wms/core"
 import { Schema } from "effect"
-import { Authorization } from "./Security.js"
+import { AdminAuthorization } from "./Security.js"
 
 export const SiteRecord = Schema.Struct({
   site_id: Schema.String,
@@ -57,7 +57,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(NewUser)
       .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
   )
-  .middleware(Authorization)
+  .middleware(AdminAuthorization)
   .annotate(OpenApi.Title, "Administration")
   .annotate(OpenApi.Description, "Extension. Admin only: anyone else gets 403 `Admin rights required`.")
 {}

@@ -27,6 +27,13 @@ export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("@wms/
   security: { bearer }
 }) {}
 
+/** `Authorization` for admin-only groups: a caller who is no admin gets 403 before its body is read. */
+export class AdminAuthorization extends HttpApiMiddleware.Tag<AdminAuthorization>()("@wms/http/AdminAuthorization", {
+  failure: Schema.Union(Unauthorized, ForbiddenError),
+  provides: CurrentActor,
+  security: { bearer }
+}) {}
+
 export class TokenAuthentication extends HttpApiMiddleware.Tag<TokenAuthentication>()("@wms/http/TokenAuthentication", {
   failure: Unauthorized,
   provides: CurrentPrincipal,

@@ -1,10 +1,11 @@
 /**
- * The security middleware: bearer token first (401), then the `site` header (403).
+ * The security middleware: bearer token first (401), then the `site` header (403), then, for admin
+ * groups, admin rights (403), all before the body is read.
  */
 import { HttpServerRequest } from "@effect/platform"
-import { Administration, Forbidden } from "@wms/core"
+import { Administration, Forbidden, Tenancy } from "@wms/core"
 import { Effect, Layer, Redacted } from "effect"
-import { Authorization, TokenAuthentication } from "../api/Security.js"
+import { AdminAuthorization, Authorization, TokenAuthentication } from "../api/Security.js"
 import { missingToken, Tokens } from "../Tokens.js"
 
 const missingSite = new Forbidden({ message: "Missing header site" })
@@ -30,6 +31,15 @@ export const AuthorizationLive = Layer.effect(
         })
     })
   })
+)
+
+/** Admin groups: whatever `Authorization` is in place, then admin rights. */
+export const AdminAuthorizationLive = Layer.effect(
+  AdminAuthorization,
+  Effect.map(Authorization, (authorization) =>
+    AdminAuthorization.of({
+      bearer: (token) => Effect.tap(authorization.bearer(token), Tenancy.requireAdmin)
+    }))
 )
 
 export const TokenAuthenticationLive = Layer.effect(
