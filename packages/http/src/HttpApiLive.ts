@@ -18,7 +18,7 @@ import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
 import { CustomersHandlers, SuppliersHandlers } from "./handlers/PartnersHandlers.js"
 import { PickingHandlers } from "./handlers/PickingHandlers.js"
 import { PreAdvicesHandlers } from "./handlers/PreAdvicesHandlers.js"
-import { AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
+import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
@@ -49,7 +49,11 @@ const handlers = Layer.mergeAll(
 const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) =>
   HttpApiBuilder.api(WarehouseApi).pipe(
     Layer.provide(handlers),
-    Layer.provide([authorization, TokenAuthenticationLive, ErrorResponses.layer])
+    Layer.provide([
+      AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)),
+      TokenAuthenticationLive,
+      ErrorResponses.layer
+    ])
   )
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
