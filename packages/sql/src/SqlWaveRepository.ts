@@ -33,7 +33,10 @@ export const layer = Layer.effect(
     const forUpdateOfOrders = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE OF o"), orElse: () => sql.literal("") })
     // Serializes wave creation in a site without blocking the foreign key checks (KEY SHARE) of every
     // insert that names the site, which FOR UPDATE would do: a deadlock with a start waiting on stock.
-    const forNoKeyUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR NO KEY UPDATE"), orElse: () => sql.literal("") })
+    const forNoKeyUpdate = sql.onDialectOrElse({
+      pg: () => sql.literal("FOR NO KEY UPDATE"),
+      orElse: () => sql.literal("")
+    })
 
     const visible = (t: string, scope: Scope) =>
       scope.client_id === null
