@@ -64,7 +64,9 @@ export const afterAttempt = (
   now: number
 ): AttemptResult => {
   if (succeeded) return { status: "delivered", nextAttemptAt: null, deliveredAt: now }
-  if (now - delivery.dueSince >= policy.retryForMillis) return { status: "failed", nextAttemptAt: null, deliveredAt: null }
+  if (now - delivery.dueSince >= policy.retryForMillis) {
+    return { status: "failed", nextAttemptAt: null, deliveredAt: null }
+  }
   return { status: "pending", nextAttemptAt: now + retryDelay(policy, delivery.attempts), deliveredAt: null }
 }
 

@@ -65,7 +65,9 @@ const startServer = (databaseUrl: string) =>
         const response = await fetch(`${url}${path}`, {
           method,
           headers: {
-            ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}`, site: options.site ?? "main" }),
+            ...(options.token === undefined
+              ? {}
+              : { authorization: `Bearer ${options.token}`, site: options.site ?? "main" }),
             ...(options.body === undefined ? {} : { "content-type": "application/json" })
           },
           body: options.body === undefined ? undefined : JSON.stringify(options.body)
@@ -77,7 +79,9 @@ const startServer = (databaseUrl: string) =>
   })
 
 const expect204 = (response: { status: number; body: unknown }, what: string) =>
-  response.status === 204 ? Effect.void : Effect.dieMessage(`${what}: ${response.status} ${JSON.stringify(response.body)}`)
+  response.status === 204
+    ? Effect.void
+    : Effect.dieMessage(`${what}: ${response.status} ${JSON.stringify(response.body)}`)
 
 /**
  * Events are raised while the receiver answers 500; the server is killed with SIGKILL while its
@@ -103,7 +107,10 @@ const crashAndRecover = (label: string, databaseUrl: string) =>
       const sku = `SKU-C${index}`
       yield* expect204(yield* first.call("POST", "/skus", { token, body: { sku_id: sku, description: sku } }), "sku")
       yield* expect204(
-        yield* first.call("POST", "/preadvices", { token, body: { pre_advice_id: id, lines: [{ sku_id: sku, qty: 1 }] } }),
+        yield* first.call("POST", "/preadvices", {
+          token,
+          body: { pre_advice_id: id, lines: [{ sku_id: sku, qty: 1 }] }
+        }),
         "pre-advice"
       )
       yield* expect204(yield* first.call("POST", `/preadvices/${id}/receive`, { token, body: {} }), "receive")

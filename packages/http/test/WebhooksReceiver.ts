@@ -40,7 +40,8 @@ export const receiver = (script: (request: { readonly eventId: number; readonly 
           const eventId = Number(request.headers["webhook-id"])
           const attempt = received.filter((r) => r.eventId === eventId).length + 1
           const answer = current({ eventId, attempt })
-          received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), eventId, attempt, answer })
+          const body = Buffer.concat(chunks).toString("utf8")
+          received.push({ headers: request.headers, body, eventId, attempt, answer })
           if (answer === "timeout") hanging.push(response)
           else response.writeHead(answer, { "content-type": "text/plain" }).end("ok")
         })

@@ -99,7 +99,12 @@ export const layer = Layer.effect(
         }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.insert")),
       update: (id, input) =>
         sql<{ id: number }>`UPDATE webhooks SET ${
-          sql.update({ event_type: input.event_type, url: input.url, secret: input.secret, enabled: input.enabled ? 1 : 0 })
+          sql.update({
+            event_type: input.event_type,
+            url: input.url,
+            secret: input.secret,
+            enabled: input.enabled ? 1 : 0
+          })
         } WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie,
@@ -147,6 +152,10 @@ export const layer = Layer.effect(
         ),
       claim: (now, lockedUntil, limit) =>
         Effect.gen(function*() {
+          // A read first: an idle poll takes no write lock (SQLite's is the whole database).
+          const due = yield* sql`SELECT 1 AS due FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}
+            AND (locked_until IS NULL OR locked_until <= ${now}) LIMIT 1`
+          if (due.length === 0) return []
           // The outer condition is checked again on the row itself: of two processes racing for
           // one delivery, the second finds it leased and takes nothing.
           const claimed = yield* sql<{ id: number }>`UPDATE deliveries

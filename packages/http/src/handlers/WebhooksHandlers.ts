@@ -8,7 +8,8 @@ export const WebhooksHandlers = HttpApiBuilder.group(WarehouseApi, "webhooks", (
   Effect.gen(function*() {
     const webhooks = yield* Webhooks
     return handlers
-      .handle("listWebhooks", ({ urlParams }) => Effect.flatMap(CurrentActor, (actor) => webhooks.list(actor, urlParams)))
+      .handle("listWebhooks", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => webhooks.list(actor, urlParams)))
       .handle("createWebhook", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(webhooks.create(actor, payload))))
       .handle("getWebhook", ({ path }) => Effect.flatMap(CurrentActor, (actor) => webhooks.get(actor, path.id)))
