@@ -1,9 +1,11 @@
+import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { EventSubscriptions, WebhookDeliveryPolicy } from "@wms/core"
 import { WebhookWorker } from "@wms/http"
 import { Deferred, Effect, Layer } from "effect"
 import { createHmac } from "node:crypto"
 import { onBothStores } from "../../../testing/databases.js"
+import { insertSku } from "../../../testing/fixtures.js"
 import { Api, testServer } from "../../../testing/server.js"
 import {
   deliveredOrder,
@@ -353,6 +355,40 @@ for (const [label, server] of servers) {
         assert.deepStrictEqual(ofA.received().map((r) => JSON.parse(r.body).client_id), [`${site}-a`])
         assert.deepStrictEqual(ofSite.received().map((r) => JSON.parse(r.body).client_id), [`${site}-b`, `${site}-a`])
       }))
+
+    if (label === "postgres") {
+      it.scoped("an event committed late is still sent before the events with higher ids", () =>
+        Effect.gen(function*() {
+          const { api, create, site, token } = yield* setUp
+          const sql = yield* SqlClient.SqlClient
+          const hook = yield* receiver(() => 200)
+          yield* create({ event_type: "preadvice_received", url: hook.url })
+          yield* insertSku({ sku_id: `${site}-SKU`, site_id: site })
+          const body = { pre_advice_id: "PA-LATE", lines: [{ sku_id: `${site}-SKU`, qty: 1 }] }
+          assert.strictEqual((yield* api.request("POST", "/preadvices", { token, site, body })).status, 204)
+          // A transaction draws the lower id and stays open while a later one commits a higher id.
+          const held = yield* sql.withTransaction(Effect.gen(function*() {
+            const [row] = yield* sql<{ id: number }>`INSERT INTO events ${
+              sql.insert({
+                event_type: "preadvice_received",
+                site_id: site,
+                client_id: null,
+                created_at: new Date().toISOString(),
+                data: JSON.stringify({ held: true })
+              })
+            } RETURNING id`
+            const received = yield* api.request("POST", "/preadvices/PA-LATE/receive", { token, site, body: {} })
+            assert.strictEqual(received.status, 204)
+            yield* Effect.sleep("1 second")
+            assert.deepStrictEqual(hook.received(), [], "a higher id went out while a lower one was uncommitted")
+            return row.id
+          }))
+          yield* eventually(() => hook.received().length === 2, () => `${hook.received().length} deliveries`)
+          const sent = hook.received().map((r) => r.eventId)
+          assert.strictEqual(sent[0], held)
+          assert.isAbove(sent[1], held)
+        }))
+    }
 
     it.scoped("in-process subscribers get the events after commit, by type or all", () =>
       Effect.gen(function*() {
