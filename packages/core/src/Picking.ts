@@ -8,7 +8,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { EventPublisher } from "./Events.js"
-import { formatDate, RecordIdFromPath, TimeZone } from "./Formats.js"
+import { RecordIdFromPath, TimeZone } from "./Formats.js"
 import { InventoryRepository, type LedgerEntry } from "./InventoryRepository.js"
 import { ListWindow } from "./MasterData.js"
 import { OrderRepository } from "./OrderRepository.js"
@@ -17,9 +17,10 @@ import { toOrder } from "./OrderView.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
 import { Status, type StatusId } from "./Status.js"
 import type { TransactionType } from "./Stock.js"
+import { toTask } from "./TaskView.js"
 import type { Actor } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
-import { type ClaimRow, WaveRepository } from "./WaveRepository.js"
+import { WaveRepository } from "./WaveRepository.js"
 
 /** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
 export const TaskQuery = Schema.Struct({
@@ -40,34 +41,6 @@ export const ConfirmTaskRequest = Schema.Struct({
   qty: Schema.optionalWith(Schema.NullOr(PickedQuantity), { default: () => null })
 })
 export type ConfirmTaskRequest = typeof ConfirmTaskRequest.Type
-
-/** A pick task as `GET /tasks` and `GET /waves/:id/tasks` show it (§2.7). */
-export interface TaskRecord {
-  readonly id: number
-  readonly quantity: number
-  readonly tag_id: string
-  readonly from_loc_id: string
-  readonly to_loc_id: string
-  readonly final_loc_id: string
-  readonly sku_id: string
-  readonly creation_date: string
-  readonly wave_id: number
-  readonly claimset: number
-}
-
-/** The task an open claim carries. */
-export const toTask = (claim: ClaimRow, timeZone: string): TaskRecord => ({
-  id: claim.id,
-  quantity: claim.qty,
-  tag_id: claim.tag_id,
-  from_loc_id: claim.from_loc_id,
-  to_loc_id: claim.to_loc_id,
-  final_loc_id: claim.final_loc_id,
-  sku_id: claim.sku_id,
-  creation_date: formatDate(claim.created_at, timeZone),
-  wave_id: claim.wave_id,
-  claimset: claim.claimset_id
-})
 
 /** `404 Task with id <id> not found`: the task does not exist, is not in scope, or is confirmed already. */
 export const taskNotFound = (taskId: number) => new NotFound({ message: `Task with id ${taskId} not found` })

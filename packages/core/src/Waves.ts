@@ -14,6 +14,7 @@ import { OrderRepository } from "./OrderRepository.js"
 import { toOrder } from "./OrderView.js"
 import { Status, statusDescription, type StatusId } from "./Status.js"
 import type { Actor } from "./Tenancy.js"
+import { toTask } from "./TaskView.js"
 import { Transactor } from "./Transactor.js"
 import { criteriumDescription, pickTypeDescription, WaveDefinitions } from "./WaveDefinitions.js"
 import { type ClaimRow, type StoredWave, WaveRepository } from "./WaveRepository.js"
@@ -289,18 +290,9 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     /** The pick tasks of a wave: one per claim still allocated. */
     const tasks = Effect.fn("Waves.tasks")(function*(actor: Actor, waveId: number) {
       yield* find(actor, waveId)
-      return (yield* waves.claims(waveId)).filter((claim) => claim.status === "allocated").map((claim) => ({
-        id: claim.id,
-        quantity: claim.qty,
-        tag_id: claim.tag_id,
-        from_loc_id: claim.from_loc_id,
-        to_loc_id: claim.to_loc_id,
-        final_loc_id: claim.final_loc_id,
-        sku_id: claim.sku_id,
-        creation_date: formatDate(claim.created_at, timeZone),
-        wave_id: claim.wave_id,
-        claimset: claim.claimset_id
-      }))
+      return (yield* waves.claims(waveId)).filter((claim) => claim.status === "allocated").map((claim) =>
+        toTask(claim, timeZone)
+      )
     })
 
     return { list, get, orders, claimsets, claims, tasks, create, start, remove, releaseOrder } as const
