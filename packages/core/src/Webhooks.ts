@@ -31,7 +31,7 @@ const isEventType = (s: string): s is EventType => (EventTypes as ReadonlyArray<
 /** One of `EventTypes`; any other value is refused naming the valid ones. */
 export const EventTypeInput = Schema.String.pipe(
   Schema.filter(isEventType, { message: () => `must be one of ${EventTypes.join(", ")}` })
-) as unknown as Schema.Schema<EventType, string>
+)
 
 const isHttpUrl = (s: string) => {
   if (!URL.canParse(s)) return false

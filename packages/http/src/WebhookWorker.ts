@@ -63,7 +63,8 @@ const run = Effect.gen(function*() {
   const policy = yield* WebhookDeliveryPolicy
   const options = yield* WebhookWorkerOptions
   const timeZone = yield* TimeZone
-  const client = yield* HttpClient.HttpClient
+  // Scoped: the answer is never read, and closing the scope ends the request at once.
+  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
   const attempts = yield* FiberSet.make()
   const inFlight = yield* Ref.make(0)
   const wake = yield* Queue.sliding<void>(1)
