@@ -2,7 +2,7 @@
  * Administration of sites, clients and users (extension, admin only).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { NewClient, NewSite, NewUser } from "@wms/core"
+import { ListWindow, NewClient, NewSite, NewUser } from "@wms/core"
 import { Schema } from "effect"
 import { AdminAuthorization } from "./Security.js"
 
@@ -28,7 +28,7 @@ export const UserRecord = Schema.Struct({
 })
 
 export class AdminApi extends HttpApiGroup.make("admin")
-  .add(HttpApiEndpoint.get("listSites", "/sites").addSuccess(Schema.Array(SiteRecord)))
+  .add(HttpApiEndpoint.get("listSites", "/sites").setUrlParams(ListWindow).addSuccess(Schema.Array(SiteRecord)))
   .add(
     HttpApiEndpoint.post("createSite", "/sites")
       .setPayload(NewSite)
@@ -36,6 +36,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.get("listClients", "/clients")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(ClientRecord))
       .annotate(OpenApi.Description, "The clients of the site in the `site` header.")
   )
@@ -49,6 +50,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.get("listUsers", "/users")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(UserRecord))
       .annotate(OpenApi.Description, "The users whose home is the site in the `site` header; never their passwords.")
   )

@@ -3,7 +3,7 @@
  * only, plus stock adjustments (extension).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AdjustmentRequest, RecordIdFromPath } from "@wms/core"
+import { AdjustmentRequest, ListWindow, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
 
@@ -60,6 +60,7 @@ const id = HttpApiSchema.param("id", RecordIdFromPath)
 export class InventoryApi extends HttpApiGroup.make("inventory")
   .add(
     HttpApiEndpoint.get("overview", "/inventory/overview")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(OverviewRecord))
       .annotate(OpenApi.Description, "The stock contents of the scope that hold stock. available = qty − qty_allocated − qty_tasked_from.")
   )
@@ -70,6 +71,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .add(
     HttpApiEndpoint.get("transactions", "/inventory/transactions")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(TransactionRecord))
       .annotate(
         OpenApi.Description,
@@ -85,6 +87,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .add(
     HttpApiEndpoint.get("lostAndFound", "/inventory/lostandfound")
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(LostAndFoundRecord))
       .annotate(OpenApi.Description, "Stock taken off a content that nobody can account for, e.g. the rest of a short pick.")
   )

@@ -3,6 +3,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
+  ListWindow,
   NewOrder,
   NewOrderLine,
   Order,
@@ -45,7 +46,7 @@ const linesRule = "Lines may be added, changed or deleted only while the order i
 export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.get("listOrders", "/orders")
-      .setUrlParams(Schema.Struct({ lines: Schema.optional(Schema.String) }))
+      .setUrlParams(Schema.Struct({ lines: Schema.optional(Schema.String), ...ListWindow.fields }))
       .addSuccess(Schema.Array(OrderListItem))
       .annotate(
         OpenApi.Description,
@@ -91,6 +92,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   )
   .add(
     HttpApiEndpoint.get("listOrderLines")`/orders/${orderId}/lines`
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(OrderLine))
       .annotate(OpenApi.Description, "The order's lines, ordered by line number.")
   )

@@ -3,7 +3,7 @@
  * reading it and its orders, claimsets, claims and tasks, and deleting it.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CreateWaveRequest, RecordIdFromPath, StartWaveRequest } from "@wms/core"
+import { CreateWaveRequest, ListWindow, RecordIdFromPath, StartWaveRequest } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
 
@@ -104,7 +104,7 @@ export class WavesApi extends HttpApiGroup.make("waves")
           "`Wave met id <id> niet gevonden`."
       )
   )
-  .add(HttpApiEndpoint.get("list", "/waves").addSuccess(Schema.Array(WaveRecord)))
+  .add(HttpApiEndpoint.get("list", "/waves").setUrlParams(ListWindow).addSuccess(Schema.Array(WaveRecord)))
   .add(
     HttpApiEndpoint.get("get")`/waves/${id}`
       .addSuccess(WaveDetail)
@@ -118,9 +118,10 @@ export class WavesApi extends HttpApiGroup.make("waves")
           "and removes the wave. 204. Once picking has started: 409."
       )
   )
-  .add(HttpApiEndpoint.get("orders")`/waves/${id}/orders`.addSuccess(Schema.Array(WaveOrder)))
+  .add(HttpApiEndpoint.get("orders")`/waves/${id}/orders`.setUrlParams(ListWindow).addSuccess(Schema.Array(WaveOrder)))
   .add(
     HttpApiEndpoint.get("claimsets")`/waves/${id}/claimsets`
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Claimset))
       .annotate(
         OpenApi.Description,
@@ -128,9 +129,10 @@ export class WavesApi extends HttpApiGroup.make("waves")
           "(customer name, `(geen klant)` without one), per carrier (carrier name, `(geen vervoerder)` without one)."
       )
   )
-  .add(HttpApiEndpoint.get("claims")`/waves/${id}/claims`.addSuccess(Schema.Array(Claim)))
+  .add(HttpApiEndpoint.get("claims")`/waves/${id}/claims`.setUrlParams(ListWindow).addSuccess(Schema.Array(Claim)))
   .add(
     HttpApiEndpoint.get("tasks")`/waves/${id}/tasks`
+      .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Task))
       .annotate(OpenApi.Description, "The wave's open pick tasks; a task's id is its claim's id.")
   )

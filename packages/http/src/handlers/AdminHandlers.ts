@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Administration } from "@wms/core"
+import { Administration, windowOf } from "@wms/core"
 import { Effect } from "effect"
 import { CurrentActor } from "../api/Security.js"
 import { WarehouseApi } from "../Api.js"
@@ -8,12 +8,15 @@ export const AdminHandlers = HttpApiBuilder.group(WarehouseApi, "admin", (handle
   Effect.gen(function*() {
     const administration = yield* Administration
     return handlers
-      .handle("listSites", () => Effect.flatMap(CurrentActor, administration.listSites))
+      .handle("listSites", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listSites(actor), (items) => windowOf(items, urlParams))))
       .handle("createSite", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => administration.createSite(actor, payload)))
-      .handle("listClients", () => Effect.flatMap(CurrentActor, administration.listClients))
+      .handle("listClients", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listClients(actor), (items) => windowOf(items, urlParams))))
       .handle("createClient", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => administration.createClient(actor, payload)))
-      .handle("listUsers", () => Effect.flatMap(CurrentActor, administration.listUsers))
+      .handle("listUsers", ({ urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listUsers(actor), (items) => windowOf(items, urlParams))))
       .handle("createUser", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(administration.createUser(actor, payload))))
   }))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Orders } from "@wms/core"
+import { Orders, windowOf } from "@wms/core"
 import { Effect } from "effect"
 import { CurrentActor } from "../api/Security.js"
 import { WarehouseApi } from "../Api.js"
@@ -9,13 +9,15 @@ export const OrdersHandlers = HttpApiBuilder.group(WarehouseApi, "orders", (hand
     const orders = yield* Orders
     return handlers
       .handle("listOrders", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => orders.list(actor, { lines: urlParams.lines !== "false" })))
+        Effect.flatMap(CurrentActor, (actor) =>
+          Effect.map(orders.list(actor, { lines: urlParams.lines !== "false" }), (items) => windowOf(items, urlParams))))
       .handle("createOrder", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => orders.create(actor, payload)))
       .handle("getOrder", ({ path }) => Effect.flatMap(CurrentActor, (actor) => orders.get(actor, path.id)))
       .handle("updateOrder", ({ path, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => orders.update(actor, path.id, payload)))
       .handle("deleteOrder", ({ path }) => Effect.flatMap(CurrentActor, (actor) => orders.remove(actor, path.id)))
-      .handle("listOrderLines", ({ path }) => Effect.flatMap(CurrentActor, (actor) => orders.listLines(actor, path.id)))
+      .handle("listOrderLines", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.map(orders.listLines(actor, path.id), (items) => windowOf(items, urlParams))))
       .handle("addOrderLines", ({ path, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => orders.addLines(actor, path.id, payload)))
       .handle("getOrderLine", ({ path }) =>
