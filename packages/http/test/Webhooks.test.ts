@@ -208,6 +208,9 @@ for (const [label, server] of servers) {
           delivered_at: null,
           created_at: null
         })
+        const deleted = yield* api.request("DELETE", `/webhooks/${id}`, { token, site })
+        assert.strictEqual(deleted.status, 204, "a webhook with a delivery log is deleted with it")
+        assert.strictEqual((yield* api.request("GET", `/webhooks/${id}/deliveries`, { token, site })).status, 404)
       }))
 
     it.scoped("order_shipped carries the order as GET /orders/:id shows it, and only that type is sent", () =>
