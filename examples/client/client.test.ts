@@ -19,8 +19,10 @@ describe("the typed client", () => {
         const { address } = yield* HttpServer.HttpServer
         assert.strictEqual(address._tag, "TcpAddress")
         const port = address._tag === "TcpAddress" ? address.port : 0
-        const { order, missing } = yield* program({ baseUrl: `http://127.0.0.1:${port}`, email: adminEmail, password: adminPassword })
-          .pipe(Effect.provide(FetchHttpClient.layer))
+        const baseUrl = `http://127.0.0.1:${port}`
+        const { order, missing } = yield* program({ baseUrl, email: adminEmail, password: adminPassword }).pipe(
+          Effect.provide(FetchHttpClient.layer)
+        )
         assert.strictEqual(order.order_status_description, "Released")
         assert.deepStrictEqual(order.lines.map((line) => [line.sku_id, line.qty]), [["PEAR", 2]])
         assert.strictEqual(missing, "Order with OrderID SO-MISSING not found")

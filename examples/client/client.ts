@@ -17,7 +17,8 @@ export const program = (options: { readonly baseUrl: string; readonly email: str
     // the schema's type: `make` fills in the defaults of the fields left out.
     yield* wms.skus.updateSku({ path: { id: "PEAR" }, payload: SkuUpdate.make({ description: "Pear" }) })
     const orderId = `SO-${Date.now()}`
-    yield* wms.orders.createOrder({ payload: NewOrder.make({ order_id: orderId, lines: [{ sku_id: "PEAR", qty: 2 }] }) })
+    const payload = NewOrder.make({ order_id: orderId, lines: [{ sku_id: "PEAR", qty: 2 }] })
+    yield* wms.orders.createOrder({ payload })
     const order = yield* wms.orders.getOrder({ path: { id: orderId } })
     yield* Console.log(`${order.order_id}: ${order.order_status_description}, ${order.lines.length} line(s)`)
     // A 404 arrives as `NotFound` of @wms/core, with the server's message.

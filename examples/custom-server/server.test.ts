@@ -30,7 +30,8 @@ describe("the API mounted in an application's own server", () => {
 
     it.effect("authorizes with the application's hook instead of a token", () =>
       Effect.gen(function*() {
-        assert.deepStrictEqual(yield* call("/wms/orders"), { status: 401, body: { message: "Missing or unknown x-api-key" } })
+        const anonymous = yield* call("/wms/orders")
+        assert.deepStrictEqual(anonymous, { status: 401, body: { message: "Missing or unknown x-api-key" } })
         const created = yield* call("/wms/orders", { key: "shop-key", body: { order_id: "SO-1" } })
         assert.strictEqual(created.status, 204)
         const mine = yield* call("/wms/orders", { key: "shop-key" })
@@ -41,6 +42,8 @@ describe("the API mounted in an application's own server", () => {
         assert.deepStrictEqual(theirs, { status: 200, body: [] })
         const invalid = yield* call("/wms/orders", { key: "shop-key", body: {} })
         assert.deepStrictEqual(invalid, { status: 400, body: { message: "Missing field order_id" } })
+        const huge = yield* call("/wms/orders", { key: "shop-key", body: { order_id: "x".repeat(1_100_000) } })
+        assert.deepStrictEqual(huge, { status: 413, body: { message: "Request body is larger than 1 MiB" } })
       }))
   })
 })

@@ -7,6 +7,7 @@ describe("embedded with the Promise facade", () => {
     assert.strictEqual(shipped, "SO-1")
     assert.strictEqual(order.order_status_description, "Shipped")
     assert.deepStrictEqual(order.lines.map((line) => [line.qty_picked, line.qty_shipped]), [[4, 4]])
-    assert.deepStrictEqual(stock.map((content) => [content.sku_id, content.qty, content.qty_allocated]), [["APPLE", 6, 0]])
+    const quantities = stock.map((content) => [content.sku_id, content.qty, content.qty_allocated])
+    assert.deepStrictEqual(quantities, [["APPLE", 6, 0]])
   })
 })

@@ -157,7 +157,11 @@ export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<
     fc.record({ _tag: fc.constant("CreateWave" as const) }),
     fc.record({ _tag: fc.constant("StartWave" as const), wave: fc.nat() }),
     fc.record({ _tag: fc.constant("DeleteWave" as const), wave: fc.nat() }),
-    fc.record({ _tag: fc.constant("ConfirmTask" as const), task: fc.nat(), picked: fc.option(fc.nat(maxQty), { nil: null }) }),
+    fc.record({
+      _tag: fc.constant("ConfirmTask" as const),
+      task: fc.nat(),
+      picked: fc.option(fc.nat(maxQty), { nil: null })
+    }),
     fc.record({ _tag: fc.constant("Ship" as const), order: fc.nat() })
   )
   return fc.array(op, { maxLength: options.maxLength ?? 12 })
@@ -274,7 +278,11 @@ export const snapshot = (actor: Actor) =>
 
 /** Every invariant violation of a snapshot: stock, ledger and claims. */
 export const checkInvariants = (
-  state: { readonly contents: ReadonlyArray<ContentView>; readonly transactions: ReadonlyArray<TransactionView>; readonly claims: ReadonlyArray<ClaimView> }
+  state: {
+    readonly contents: ReadonlyArray<ContentView>
+    readonly transactions: ReadonlyArray<TransactionView>
+    readonly claims: ReadonlyArray<ClaimView>
+  }
 ): ReadonlyArray<string> => [
   ...checkStock(state.contents),
   ...checkLedger(state.contents, state.transactions),
@@ -365,7 +373,9 @@ export const applyOp = (world: World, op: Op) =>
             lines: [{ sku_id: sku.value, qty: op.qty }]
           }))
           const expiry = op.expiry_in_days === null ? null : addDays(date, op.expiry_in_days)
-          yield* receiving.receive(actor, id, { lines: [{ line: 1, qty: op.qty, loc_id: null, tag_id: null, expiry_date: expiry }] })
+          yield* receiving.receive(actor, id, {
+            lines: [{ line: 1, qty: op.qty, loc_id: null, tag_id: null, expiry_date: expiry }]
+          })
         }))
       }
       case "Adjust": {
@@ -396,7 +406,9 @@ export const applyOp = (world: World, op: Op) =>
         const waves = yield* Waves
         const wave = pick(yield* waves.list(actor), op.wave)
         if (Option.isNone(wave)) return skipped
-        return yield* refusable(op._tag === "StartWave" ? waves.start(actor, wave.value.id) : waves.remove(actor, wave.value.id))
+        return yield* refusable(
+          op._tag === "StartWave" ? waves.start(actor, wave.value.id) : waves.remove(actor, wave.value.id)
+        )
       }
       case "ConfirmTask": {
         const picking = yield* Picking

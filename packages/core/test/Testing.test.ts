@@ -1,5 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { arbOps, arbWarehouse, checkClaims, checkFefo, checkLedger, checkStock, type ContentView } from "@wms/core/testing"
+import {
+  arbOps,
+  arbWarehouse,
+  checkClaims,
+  checkFefo,
+  checkLedger,
+  checkStock,
+  type ContentView
+} from "@wms/core/testing"
 import { FastCheck as fc } from "effect"
 
 const content = (fields: Partial<ContentView> & { readonly content_id: number }): ContentView => ({
@@ -46,10 +54,15 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.deepStrictEqual(checkFefo([{ ...early, qty_allocated: 10 }, late], claims, "2030-01-15"), [])
     // Expired stock is not eligible, and no expiry comes last.
     assert.deepStrictEqual(checkFefo([early, late], claims, "2030-02-02"), [])
-    assert.strictEqual(checkFefo([late, content({ content_id: 3 })], [{ content_id: 3, qty: 1, status: "allocated" }], "2030-01-01").length, 1)
+    const never = content({ content_id: 3 })
+    const onNever = [{ content_id: 3, qty: 1, status: "allocated" }]
+    assert.strictEqual(checkFefo([late, never], onNever, "2030-01-01").length, 1)
   })
 
-  it.prop("generate warehouses whose stock and orders only name their own SKUs", [arbWarehouse(), arbOps()], ([state, ops]) => {
+  it.prop("generate warehouses whose stock and orders only name their own SKUs", [
+    arbWarehouse(),
+    arbOps()
+  ], ([state, ops]) => {
     const skus = new Set(state.skus.map((sku) => sku.sku_id))
     assert.strictEqual(skus.size, state.skus.length)
     for (const c of state.contents) {

@@ -55,5 +55,6 @@ export const login = (options: {
   Effect.gen(function*() {
     const anonymous = yield* makeClient({ baseUrl: options.baseUrl })
     const { token } = yield* anonymous.auth.login({ payload: { email: options.email, password: options.password } })
-    return yield* makeClient({ baseUrl: options.baseUrl, token, ...(options.site === undefined ? {} : { site: options.site }) })
+    const site = options.site === undefined ? {} : { site: options.site }
+    return yield* makeClient({ baseUrl: options.baseUrl, token, ...site })
   })

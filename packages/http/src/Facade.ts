@@ -195,7 +195,8 @@ const partnersOf = (b: Binding, kind: "customers" | "suppliers") => {
     list: (window?: ListWindow) => call(b, (actor) => use((_) => _.list(actor, window))),
     get: (id: number) => call(b, (actor) => use((_) => _.get(actor, id))),
     /** Resolves to the new record's id. */
-    create: (input: Encoded<typeof PartnerInput>) => withInput(b, PartnerInput, input, (actor, v) => use((_) => _.create(actor, v))),
+    create: (input: Encoded<typeof PartnerInput>) =>
+      withInput(b, PartnerInput, input, (actor, v) => use((_) => _.create(actor, v))),
     update: (id: number, input: Encoded<typeof PartnerInput>) =>
       withInput(b, PartnerInput, input, (actor, v) => use((_) => _.update(actor, id, v))),
     remove: (id: number) => call(b, (actor) => use((_) => _.remove(actor, id)))
@@ -256,7 +257,8 @@ const ordersOf = (b: Binding) => ({
       ? withInput(b, NewOrderLines, input, (actor, v) => Effect.flatMap(Orders, (_) => _.addLines(actor, orderId, v)))
       : withInput(b, NewOrderLine, input, (actor, v) => Effect.flatMap(Orders, (_) => _.addLines(actor, orderId, v))),
   updateLine: (orderId: string, line: number, input: Encoded<typeof OrderLineUpdate>) =>
-    withInput(b, OrderLineUpdate, input, (actor, v) => Effect.flatMap(Orders, (_) => _.updateLine(actor, orderId, line, v))),
+    withInput(b, OrderLineUpdate, input, (actor, v) =>
+      Effect.flatMap(Orders, (_) => _.updateLine(actor, orderId, line, v))),
   removeLine: (orderId: string, line: number) =>
     call(b, (actor) => Effect.flatMap(Orders, (_) => _.removeLine(actor, orderId, line))),
   /** Ships what was picked of the order (`POST /orders/:id/ship`). */
@@ -278,7 +280,8 @@ const preAdvicesOf = (b: Binding) => ({
   line: (id: string, line: number) => call(b, (actor) => Effect.flatMap(PreAdvices, (_) => _.getLine(actor, id, line))),
   /** Adds one line or an array of lines. */
   addLines: (id: string, input: Encoded<typeof PreAdviceLinesPayload>) =>
-    withInput(b, PreAdviceLinesPayload, input, (actor, v) => Effect.flatMap(PreAdvices, (_) => _.addLines(actor, id, v))),
+    withInput(b, PreAdviceLinesPayload, input, (actor, v) =>
+      Effect.flatMap(PreAdvices, (_) => _.addLines(actor, id, v))),
   updateLine: (id: string, line: number, input: Encoded<typeof PreAdviceLineChanges>) =>
     withInput(b, PreAdviceLineChanges, input, (actor, v) =>
       Effect.flatMap(PreAdvices, (_) => _.updateLine(actor, id, line, v))),
@@ -308,7 +311,8 @@ const waveDefinitionsOf = (b: Binding) => ({
   create: (input: Encoded<typeof WaveDefinitionInput>) =>
     withInput(b, WaveDefinitionInput, input, (actor, v) => Effect.flatMap(WaveDefinitions, (_) => _.create(actor, v))),
   update: (id: number, input: Encoded<typeof WaveDefinitionInput>) =>
-    withInput(b, WaveDefinitionInput, input, (actor, v) => Effect.flatMap(WaveDefinitions, (_) => _.update(actor, id, v))),
+    withInput(b, WaveDefinitionInput, input, (actor, v) =>
+      Effect.flatMap(WaveDefinitions, (_) => _.update(actor, id, v))),
   remove: (id: number) => call(b, (actor) => Effect.flatMap(WaveDefinitions, (_) => _.remove(actor, id)))
 })
 

@@ -37,10 +37,13 @@ for (const [label, database] of databases) {
           assert.instanceOf(unknownSku, InvalidInput)
           const order = await wms.orders.get("SO-1")
           assert.strictEqual(order.created_by, "system")
-          const badHook = await rejection(wms.webhooks.create({ event_type: "order_shipped", url: "ftp://example.com" }))
+          const badHook = await rejection(
+            wms.webhooks.create({ event_type: "order_shipped", url: "ftp://example.com" })
+          )
           assert.strictEqual((badHook as InvalidInput).message, "Invalid field url: must be an absolute http(s) URL")
           await wms.webhooks.create({ event_type: "order_shipped", url: "http://127.0.0.1:9/hook", enabled: false })
-          assert.deepStrictEqual((await wms.webhooks.list()).map((hook) => [hook.event_type, hook.enabled]), [["order_shipped", false]])
+          const hooks = (await wms.webhooks.list()).map((hook) => [hook.event_type, hook.enabled])
+          assert.deepStrictEqual(hooks, [["order_shipped", false]])
         })
       }).pipe(Effect.orDie), { timeout: 60_000 })
 
@@ -54,19 +57,27 @@ for (const [label, database] of databases) {
           await wms.sites.create({ site_id: "hub", name: "Hub", fulfillment: true })
           const hub = wms.as({ site: "hub" })
           await hub.clients.create({ client_id: "acme", name: "Acme" })
-          await hub.users.create({ email: "picker@acme.test", password: "a-long-password", name: "Picker", site: "hub", client: "acme" })
+          await hub.users.create({
+            email: "picker@acme.test",
+            password: "a-long-password",
+            name: "Picker",
+            site: "hub",
+            client: "acme"
+          })
           const acme = wms.as({ site: "acme", user: "Picker@acme.test" })
           await acme.skus.create({ sku_id: "BOLT", description: "Bolt" })
           await acme.orders.create({ order_id: "SO-A", lines: [{ sku_id: "BOLT", qty: 2 }] })
           await wms.orders.create({ order_id: "SO-E" })
-          assert.deepStrictEqual((await hub.orders.list()).map((order) => [order.order_id, order.client_id]), [["SO-A", "acme"]])
+          const hubOrders = (await hub.orders.list()).map((order) => [order.order_id, order.client_id])
+          assert.deepStrictEqual(hubOrders, [["SO-A", "acme"]])
           assert.deepStrictEqual((await wms.orders.list()).map((order) => order.order_id), ["SO-E"])
           assert.notStrictEqual((await hub.orders.get("SO-A")).created_by, "system")
           // A user without admin rights stays within them; an unknown scope or user is refused.
           assert.instanceOf(await rejection(acme.sites.list()), Forbidden)
           assert.instanceOf(await rejection(wms.as({ site: "hub", user: "picker@acme.test" }).orders.list()), Forbidden)
           assert.instanceOf(await rejection(wms.as({ site: "nowhere" }).orders.list()), Forbidden)
-          assert.instanceOf(await rejection(wms.as({ site: "hub", user: "nobody@acme.test" }).orders.list()), Unauthenticated)
+          const nobody = wms.as({ site: "hub", user: "nobody@acme.test" })
+          assert.instanceOf(await rejection(nobody.orders.list()), Unauthenticated)
         })
       }).pipe(Effect.orDie), { timeout: 60_000 })
   })
