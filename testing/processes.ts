@@ -1,8 +1,9 @@
 /**
  * Bundled server processes (`node packages/http/dist/bin.js`, built by `tsc -b`) for tests that
- * need several servers on one database. Each process is killed when its scope closes, also when
- * the test fails.
+ * need several servers on one database or start the server as a user would. Each process is killed
+ * when its scope closes, also when the test fails.
  */
+import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
@@ -44,38 +45,58 @@ const stop = (child: ChildProcess) =>
     }
   })
 
-/** Polls `/health` until it answers 200; dies with the process output when it does not in time. */
-export const waitForHealth = (server: ServerProcess, timeoutMillis = 60_000) =>
+export interface HealthOptions {
+  /**
+   * Also fail at once when a connection is accepted but not answered (a port opened before the app
+   * is ready leaves requests hanging) or when the first answer is not 200 `{"status":"ok"}`.
+   */
+  readonly strict?: boolean
+  readonly timeoutMillis?: number
+}
+
+/** Polls `/health` until it answers 200; fails with the process output when it does not in time. */
+export const waitForHealth = (server: ServerProcess, options: HealthOptions = {}) =>
   Effect.gen(function*() {
+    const strict = options.strict === true
+    const timeoutMillis = options.timeoutMillis ?? 60_000
     const deadline = Date.now() + timeoutMillis
     while (Date.now() < deadline && server.child.exitCode === null) {
-      const status = yield* Effect.promise(() =>
-        fetch(`${server.url}/health`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0)
+      const outcome = yield* Effect.promise(() =>
+        fetch(`${server.url}/health`, { signal: AbortSignal.timeout(strict ? 10_000 : 1000) }).then(
+          async (response) => ({ _tag: "Answered", status: response.status, text: await response.text() }) as const,
+          (error) => ({ _tag: error?.cause?.code === "ECONNREFUSED" ? "Refused" : "Failed", error }) as const
+        )
       )
-      if (status === 200) return
-      yield* Effect.sleep("100 millis")
+      if (outcome._tag === "Answered" && strict) {
+        assert.deepStrictEqual([outcome.status, JSON.parse(outcome.text)], [200, { status: "ok" }])
+        return
+      }
+      if (outcome._tag === "Answered" && outcome.status === 200) return
+      if (outcome._tag === "Failed" && strict) {
+        assert.fail(`GET /health was accepted but not answered: ${outcome.error}\n${server.output()}`)
+      }
+      yield* Effect.sleep(strict ? "10 millis" : "100 millis")
     }
-    return yield* Effect.dieMessage(`the server did not answer /health:\n${server.output()}`)
+    assert.fail(`the server did not answer /health within ${timeoutMillis / 1000} seconds:\n${server.output()}`)
   })
 
-/**
- * A server process on `databaseUrl` with the test admin password and JWT secret, so one token
- * works on every process of a database. Killed when the scope closes.
- */
-export const startServer = (databaseUrl: string) =>
+export interface ProcessOptions {
+  /** The working directory; the test run's own when absent. */
+  readonly cwd?: string
+  /** The environment besides PATH, PORT and HOST: nothing else is inherited. */
+  readonly env: Record<string, string>
+  readonly health?: HealthOptions
+}
+
+/** The built server on a free loopback port, once `/health` answers. Killed when the scope closes. */
+export const startProcess = (options: ProcessOptions) =>
   Effect.gen(function*() {
     const port = yield* freePort
     const child = yield* Effect.acquireRelease(
       Effect.sync(() =>
         spawn(process.execPath, [bin], {
-          env: {
-            PATH: process.env.PATH ?? "",
-            PORT: String(port),
-            HOST: "127.0.0.1",
-            WMS_DATABASE_URL: databaseUrl,
-            WMS_ADMIN_PASSWORD: adminPassword,
-            WMS_JWT_SECRET: jwtSecret
-          },
+          cwd: options.cwd,
+          env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", ...options.env },
           stdio: ["ignore", "pipe", "pipe"]
         })
       ),
@@ -85,8 +106,17 @@ export const startServer = (databaseUrl: string) =>
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
     const server: ServerProcess = { url: `http://127.0.0.1:${port}`, child, output: () => output }
-    yield* waitForHealth(server)
+    yield* waitForHealth(server, options.health)
     return server
+  })
+
+/**
+ * A server process on `databaseUrl` with the test admin password and JWT secret, so one token
+ * works on every process of a database. Killed when the scope closes.
+ */
+export const startServer = (databaseUrl: string) =>
+  startProcess({
+    env: { WMS_DATABASE_URL: databaseUrl, WMS_ADMIN_PASSWORD: adminPassword, WMS_JWT_SECRET: jwtSecret }
   })
 
 export interface CallResult {
