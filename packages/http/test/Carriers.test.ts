@@ -1,6 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { expect204, expectError, insertOrder, lastId, makeTenants, serverWithDatabase } from "./MasterDataWorld.js"
+import { insertOrder } from "../../../testing/fixtures.js"
+import { serverOnBothStores } from "../../../testing/server.js"
+import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const full = {
   name: "PostNL",
@@ -14,7 +16,7 @@ const full = {
 
 const empty = { address: null, zipcode: null, town: null, country: null, phone: null, url: null }
 
-for (const [label, server] of serverWithDatabase) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 60_000 })(`carriers on ${label}`, (it) => {
     it.effect("POST /carriers creates a carrier of the site; the list and GET /:id show every field", () =>
       Effect.gen(function*() {
@@ -67,7 +69,7 @@ for (const [label, server] of serverWithDatabase) {
         const gone = yield* lastId(t.P, "/carriers")
         expect204(yield* t.P.post("/carriers", { name: "Busy" }))
         const busy = yield* lastId(t.P, "/carriers")
-        yield* insertOrder(t.p, { carrier_id: busy })
+        yield* insertOrder({ site_id: t.p, carrier_id: busy })
         expect204(yield* t.P.del(`/carriers/${gone}`))
         expectError(yield* t.P.get(`/carriers/${gone}`), 404, `Carrier with id ${gone} not found`)
         expectError(yield* t.P.del(`/carriers/${busy}`), 409, `Carrier ${busy} is used by orders`)

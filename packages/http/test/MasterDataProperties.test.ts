@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc, Runtime } from "effect"
-import { Api } from "../../../testing/server.js"
-import { type Caller, callerFor, expect204, makeTenants, serverWithDatabase, unique } from "./MasterDataWorld.js"
+import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { type Caller, callerFor, expect204, makeTenants, unique } from "../../../testing/world.js"
 
 /** Runs a fast-check property whose check is an Effect, in the test's runtime. */
 const checkProperty = <A, R>(
@@ -105,7 +105,7 @@ const skuFields = [
   "client_id"
 ]
 
-for (const [label, server] of serverWithDatabase) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 120_000 })(`master data properties on ${label}`, (it) => {
     it.effect("no scope sees, reads, changes or deletes another scope's records", () =>
       checkProperty(worldArbitrary, ({ records, sites }) =>

@@ -1,7 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { setOrderStatus } from "../../../testing/fixtures.js"
 import { Api } from "../../../testing/server.js"
-import { OrdersWorld, serverWithWorld, setOrderStatus, unique, type World } from "./OrdersWorld.js"
+import { unique } from "../../../testing/world.js"
+import { OrdersWorld, serverWithWorld, type World } from "./OrdersWorld.js"
 
 const released = { id: 14, description: "Released" }
 
@@ -281,7 +283,7 @@ for (const [label, server] of serverWithWorld) {
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id }), 204)
-        yield* setOrderStatus(id, w.p, 15)
+        yield* setOrderStatus(w.p, id, 15)
         expectStatus(yield* c.put(`/orders/${id}`, { ship_dock: "LATE" }), 204)
         const got = (yield* c.get(`/orders/${id}`)).body
         assert.deepStrictEqual([got.ship_dock, got.order_status, got.order_status_description], [
@@ -314,7 +316,7 @@ for (const [label, server] of serverWithWorld) {
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
-        yield* setOrderStatus(id, w.p, 17)
+        yield* setOrderStatus(w.p, id, 17)
         expectStatus(yield* c.del(`/orders/${id}`), 409, {
           message: `Order with OrderID ${id} is In Progress: it can be deleted only until picking starts`
         })
@@ -458,13 +460,13 @@ for (const [label, server] of serverWithWorld) {
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
-        yield* setOrderStatus(id, w.p, 17)
+        yield* setOrderStatus(w.p, id, 17)
         const conflict = { message: `Order with OrderID ${id} is In Progress: its lines can change only while it is Released` }
         expectStatus(yield* c.post(`/orders/${id}/lines`, { sku_id: "SKU-2", qty: 1 }), 409, conflict)
         expectStatus(yield* c.put(`/orders/${id}/lines/1`, { sku_id: "SKU-2", qty: 5 }), 409, conflict)
         expectStatus(yield* c.del(`/orders/${id}/lines/1`), 409, conflict)
         expectStatus(yield* c.get(`/orders/${id}/lines`), 200, [line(id, 1, "SKU-1", 1)])
-        yield* setOrderStatus(id, w.p, 14)
+        yield* setOrderStatus(w.p, id, 14)
         expectStatus(yield* c.del(`/orders/${id}/lines/1`), 204)
       }))
 

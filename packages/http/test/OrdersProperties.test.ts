@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { Api } from "../../../testing/server.js"
-import { OrdersWorld, serverWithWorld, unique, type World } from "./OrdersWorld.js"
+import { unique } from "../../../testing/world.js"
+import { OrdersWorld, serverWithWorld, type World } from "./OrdersWorld.js"
 
 type Runner = <A>(effect: Effect.Effect<A, never, Api | SqlClient.SqlClient>) => Promise<A>
 

@@ -1,15 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api } from "../../../testing/server.js"
-import {
-  expect204,
-  expectError,
-  insertOrder,
-  insertPreAdvice,
-  lastId,
-  makeTenants,
-  serverWithDatabase
-} from "./MasterDataWorld.js"
+import { insertOrder, insertPreAdvice } from "../../../testing/fixtures.js"
+import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const kinds = [
   { path: "/customers", title: "Customer", type: "customer", usedBy: "orders" },
@@ -42,7 +35,7 @@ const full = {
 
 const empty = { attention: null, address: null, zipcode: null, town: null, country: null, phone: null, website: null }
 
-for (const [label, server] of serverWithDatabase) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 60_000 })(`customers and suppliers on ${label}`, (it) => {
     for (const kind of kinds) {
       const { path, title } = kind
@@ -153,7 +146,7 @@ for (const [label, server] of serverWithDatabase) {
           const t = yield* makeTenants
           expect204(yield* t.P.post(path, { name: "Busy" }))
           const id = yield* lastId(t.P, path)
-          yield* kind.type === "customer" ? insertOrder(t.p, { customer_id: id }) : insertPreAdvice(t.p, id)
+          yield* kind.type === "customer" ? insertOrder({ site_id: t.p, customer_id: id }) : insertPreAdvice({ site_id: t.p, supplier_id: id })
           expectError(yield* t.P.del(`${path}/${id}`), 409, `${title} ${id} is used by ${kind.usedBy}`)
           assert.strictEqual((yield* t.P.get(`${path}/${id}`)).status, 200)
         }))

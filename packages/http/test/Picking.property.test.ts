@@ -3,7 +3,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
-import { addStock, contentRows, expectStatus, ledgerRows, session, startedWave, unique } from "./PickingWorld.js"
+import { expectStatus, unique } from "../../../testing/world.js"
+import { addStock, contentRows, ledgerRows, session, startedWave } from "./PickingWorld.js"
 
 type Runner = <A>(effect: Effect.Effect<A, never, Api | SqlClient.SqlClient>) => Promise<A>
 

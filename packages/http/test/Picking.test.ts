@@ -3,7 +3,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
-import { addStock, contentRows, expectStatus, ledgerRows, session, startedWave, unique } from "./PickingWorld.js"
+import { expectStatus, unique } from "../../../testing/world.js"
+import { addStock, contentRows, ledgerRows, session, startedWave } from "./PickingWorld.js"
 
 /** Status and message of an error response. */
 const answer = (response: TestResponse) => [response.status, response.body?.message]

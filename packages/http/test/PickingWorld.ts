@@ -3,14 +3,10 @@
  * the API (stock by adjustments, orders, a definition by customer name, create and start).
  */
 import { SqlClient } from "@effect/sql"
-import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertCustomer } from "../../../testing/fixtures.js"
-import { Api, type TestResponse } from "../../../testing/server.js"
-
-export type Method = "GET" | "POST" | "PUT" | "DELETE"
-
-export const unique = (prefix: string) => `${prefix}-${globalThis.crypto.randomUUID().slice(0, 8)}`
+import { Api } from "../../../testing/server.js"
+import { expectStatus, type Method, unique } from "../../../testing/world.js"
 
 /** An admin session: `request` on site `main` (or `site`) with one token. */
 export const session = Effect.gen(function*() {
@@ -21,9 +17,6 @@ export const session = Effect.gen(function*() {
 })
 
 export type Request = Effect.Effect.Success<typeof session>
-
-export const expectStatus = (response: TestResponse, status: number) =>
-  assert.strictEqual(response.status, status, JSON.stringify(response.body))
 
 export interface OrderSpec {
   readonly order_id: string

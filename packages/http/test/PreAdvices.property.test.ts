@@ -1,6 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
-import { serverWithSqlOnBothStores, setup, storeSnapshot, unique } from "./PreAdviceSetup.js"
+import { serverOnBothStores } from "../../../testing/server.js"
+import { unique } from "../../../testing/world.js"
+import { setup, storeSnapshot } from "./PreAdviceSetup.js"
 
 type World = Effect.Effect.Success<typeof setup>
 
@@ -218,7 +220,7 @@ const fuzzedRequest = fc.oneof(
   })
 )
 
-for (const [label, server] of serverWithSqlOnBothStores) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 120_000, excludeTestServices: true })(`pre-advice properties on ${label}`, (it) => {
     it.effect.prop(
       "any sequence of writes keeps line numbers unique and every pre-advice readable exactly as written",

@@ -3,8 +3,10 @@ import { assert, layer } from "@effect/vitest"
 import { Server } from "@wms/http"
 import { Effect, Layer } from "effect"
 import { freshSqliteFile } from "../../../testing/databases.js"
-import { Api, apiLayer, testConfig } from "../../../testing/server.js"
-import { serverWithSqlOnBothStores, setStatus, setup, storeSnapshot, unique } from "./PreAdviceSetup.js"
+import { setPreAdviceStatus } from "../../../testing/fixtures.js"
+import { Api, apiLayer, serverOnBothStores, testConfig } from "../../../testing/server.js"
+import { unique } from "../../../testing/world.js"
+import { setup, storeSnapshot } from "./PreAdviceSetup.js"
 
 const open = { id: 1, description: "Open" }
 
@@ -16,7 +18,7 @@ const instantOf = (text: string) => {
   return Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second))
 }
 
-for (const [label, server] of serverWithSqlOnBothStores) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 60_000, excludeTestServices: true })(`pre-advices on ${label}`, (it) => {
     it.effect("POST /preadvices creates an Open pre-advice; the list item and the record have their own shapes", () =>
       Effect.gen(function*() {
@@ -381,7 +383,7 @@ for (const [label, server] of serverWithSqlOnBothStores) {
         const id = unique("PA")
         const path = `/preadvices/${id}`
         yield* s.call("POST", "/preadvices", s.f, { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1 }] })
-        yield* setStatus(s.f, id, 2)
+        yield* setPreAdviceStatus(s.f, id, 2)
         const before = yield* storeSnapshot
         const prefix = `PreAdvice with PreAdviceID ${id} is In Receipt`
         const lines = `${prefix}: its lines can be changed only while it is Open`

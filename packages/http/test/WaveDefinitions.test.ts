@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { calendarDateOfDutchDate, criteria, criteriumDescription, pickTypeDescription, pickTypes } from "@wms/core"
 import { Effect, FastCheck as fc, Runtime } from "effect"
-import { type Caller, expect204, expectError, lastId, makeTenants, serverWithDatabase } from "./MasterDataWorld.js"
+import { serverOnBothStores } from "../../../testing/server.js"
+import { type Caller, expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const criteriumTexts = [
   "Klant - Naam",
@@ -125,7 +126,7 @@ const junkBody = fc.oneof(
 const idsOf = (caller: Caller) =>
   Effect.map(caller.get("/wave-definitions"), (response) => response.body.map((d: { id: number }) => d.id))
 
-for (const [label, server] of serverWithDatabase) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 120_000 })(`wave definitions on ${label}`, (it) => {
     it.effect("POST /wave-definitions creates a definition of the site; the list and GET /:id show it", () =>
       Effect.gen(function*() {

@@ -6,20 +6,9 @@
  * transaction together, and deleting the waves gives every content back exactly.
  */
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc, Layer, Redacted } from "effect"
-import { onBothStores } from "../../../testing/databases.js"
-import { Api, testServer } from "../../../testing/server.js"
-
-/** The test server with a `SqlClient` of its own on the same database. */
-const serverWithSql = onBothStores((db) => {
-  const direct: Layer.Layer<SqlClient.SqlClient> = db.kind === "sqlite"
-    ? Layer.orDie(SqliteClient.layer({ filename: db.filename }))
-    : Layer.orDie(PgClient.layer({ url: Redacted.make(db.url), maxConnections: 2 }))
-  return Layer.merge(testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url), direct)
-})
+import { Effect, FastCheck as fc } from "effect"
+import { Api, serverOnBothStores } from "../../../testing/server.js"
 
 const expired = "2001-01-01"
 const orderDates = ["2030-05-01", "2030-05-02"]
@@ -132,7 +121,7 @@ const total = <A>(rows: ReadonlyArray<A>, key: (row: A) => string | number, qty:
 /** A multiset of tuples as sorted text, to compare one-to-one correspondences. */
 const bag = (items: ReadonlyArray<ReadonlyArray<unknown>>) => items.map((item) => JSON.stringify(item)).sort()
 
-for (const [label, server] of serverWithSql) {
+for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 120_000, excludeTestServices: true })(`wave properties on ${label}`, (it) => {
     it.effect.prop(
       "create and start: within available, unexpired, FEFO, lines not over-served, claims = tasks = Allocate; delete restores",
