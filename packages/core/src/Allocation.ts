@@ -103,8 +103,6 @@ export const compareStock = (a: StockToAllocate, b: StockToAllocate) =>
 export const isAllocatable = (stock: StockToAllocate, today: string) =>
   available(stock) > 0 && (stock.expiry_date === null || stock.expiry_date >= today)
 
-const stockKey = (clientId: string | null, skuId: string) => `${clientId ?? ""}\u0000${skuId}`
-
 const claimsetBreak = (order: OrderToAllocate, strategy: AllocationStrategy): string => {
   switch (strategy.pickType) {
     case 1:
@@ -118,61 +116,106 @@ const claimsetBreak = (order: OrderToAllocate, strategy: AllocationStrategy): st
   }
 }
 
+/** The stock of one SKU and client in FEFO order, with what is still free of each content. */
+interface Queue {
+  readonly contents: Array<StockToAllocate>
+  free: Array<number>
+  /** Every content before this one is used up. */
+  next: number
+}
+
+/**
+ * The orders in serving order (`compareOrders`). The keys are read into arrays first: a wave may
+ * hold 100,000 orders, and the sort then compares strings, not properties of 100,000 objects.
+ */
+const inServingOrder = (orders: ReadonlyArray<OrderToAllocate>): Array<OrderToAllocate> => {
+  const shipBy = orders.map((order) => order.ship_by_date)
+  const ordered = orders.map((order) => order.order_date)
+  const ids = orders.map((order) => order.order_id)
+  return orders.map((_, i) => i).sort((a, b) =>
+    compareNullable(shipBy[a], shipBy[b]) || compareNullable(ordered[a], ordered[b]) ||
+    (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0)
+  ).map((i) => orders[i])
+}
+
+/** The lines of an order by line number; as they are when they already are (the usual case). */
+const inLineOrder = (lines: ReadonlyArray<LineToAllocate>): ReadonlyArray<LineToAllocate> => {
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i - 1].line > lines[i].line) return [...lines].sort((a, b) => a.line - b.line)
+  }
+  return lines
+}
+
 export const allocate = (
   orders: ReadonlyArray<OrderToAllocate>,
   stock: ReadonlyArray<StockToAllocate>,
   strategy: AllocationStrategy
 ): AllocationPlan => {
-  const queues = new Map<string, Array<StockToAllocate>>()
+  // Queues by client (absent client as "") and SKU.
+  const queues = new Map<string, Map<string, Queue>>()
   for (const content of stock) {
     if (!isAllocatable(content, strategy.today)) continue
-    const key = stockKey(content.client_id, content.sku_id)
-    const queue = queues.get(key)
-    if (queue === undefined) queues.set(key, [content])
-    else queue.push(content)
+    const clientKey = content.client_id ?? ""
+    let bySku = queues.get(clientKey)
+    if (bySku === undefined) queues.set(clientKey, bySku = new Map())
+    const queue = bySku.get(content.sku_id)
+    if (queue === undefined) bySku.set(content.sku_id, { contents: [content], free: [], next: 0 })
+    else queue.contents.push(content)
   }
-  for (const queue of queues.values()) queue.sort(compareStock)
-  // What is still available of each content as the plan takes from it.
-  const left = new Map<number, number>()
+  for (const bySku of queues.values()) {
+    for (const queue of bySku.values()) {
+      queue.contents.sort(compareStock)
+      queue.free = queue.contents.map(available)
+    }
+  }
   const allocatedByContent = new Map<number, number>()
   const claimsets: Array<PlannedClaimset> = []
   const claimsetIndex = new Map<string, number>()
   const claims: Array<PlannedClaim> = []
   const orderStatuses = new Map<number, StatusId>()
 
-  for (const order of [...orders].sort(compareOrders)) {
+  for (const order of inServingOrder(orders)) {
     const breakValue = claimsetBreak(order, strategy)
+    const bySku = queues.get(order.client_id ?? "")
+    const toLocId = order.ship_dock ?? strategy.defaultDock
+    let claimset: number | undefined
     let ordered = 0
     let allocated = 0
-    for (const line of [...order.lines].sort((a, b) => a.line - b.line)) {
+    for (const line of inLineOrder(order.lines)) {
       ordered += line.qty
       let wanted = line.qty
-      for (const content of queues.get(stockKey(order.client_id, line.sku_id)) ?? []) {
-        if (wanted === 0) break
-        const free = left.get(content.content_id) ?? available(content)
-        if (free === 0) continue
-        const qty = Math.min(free, wanted)
-        wanted -= qty
-        left.set(content.content_id, free - qty)
-        allocatedByContent.set(content.content_id, (allocatedByContent.get(content.content_id) ?? 0) + qty)
-        let claimset = claimsetIndex.get(breakValue)
-        if (claimset === undefined) {
-          claimset = claimsets.push({ claimset_break: breakValue, pick_type: strategy.pickTypeDescription }) - 1
-          claimsetIndex.set(breakValue, claimset)
+      const queue = bySku?.get(line.sku_id)
+      if (queue !== undefined) {
+        const { contents, free } = queue
+        while (queue.next < contents.length && free[queue.next] === 0) queue.next++
+        for (let i = queue.next; i < contents.length && wanted > 0; i++) {
+          if (free[i] === 0) continue
+          const content = contents[i]
+          const qty = Math.min(free[i], wanted)
+          wanted -= qty
+          free[i] -= qty
+          allocatedByContent.set(content.content_id, (allocatedByContent.get(content.content_id) ?? 0) + qty)
+          if (claimset === undefined) {
+            claimset = claimsetIndex.get(breakValue)
+            if (claimset === undefined) {
+              claimset = claimsets.push({ claimset_break: breakValue, pick_type: strategy.pickTypeDescription }) - 1
+              claimsetIndex.set(breakValue, claimset)
+            }
+          }
+          claims.push({
+            claimset,
+            order_ref: order.order_ref,
+            order_id: order.order_id,
+            line_id: line.line,
+            client_id: order.client_id,
+            content_id: content.content_id,
+            sku_id: line.sku_id,
+            qty,
+            tag_id: content.tag_id,
+            from_loc_id: content.loc_id,
+            to_loc_id: toLocId
+          })
         }
-        claims.push({
-          claimset,
-          order_ref: order.order_ref,
-          order_id: order.order_id,
-          line_id: line.line,
-          client_id: order.client_id,
-          content_id: content.content_id,
-          sku_id: line.sku_id,
-          qty,
-          tag_id: content.tag_id,
-          from_loc_id: content.loc_id,
-          to_loc_id: order.ship_dock ?? strategy.defaultDock
-        })
       }
       allocated += line.qty - wanted
     }

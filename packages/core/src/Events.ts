@@ -21,4 +21,6 @@ export interface WarehouseEvent {
 export class EventPublisher extends Context.Tag("@wms/core/EventPublisher")<EventPublisher, {
   /** Records the event in the current transaction. */
   readonly publish: (event: WarehouseEvent) => Effect.Effect<void>
+  /** Records the events in the current transaction, in their order, in a few statements. */
+  readonly publishAll: (events: ReadonlyArray<WarehouseEvent>) => Effect.Effect<void>
 }>() {}

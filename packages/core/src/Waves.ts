@@ -52,6 +52,15 @@ export interface WaveDetail extends WaveRecord {
   readonly qty_short: number
 }
 
+/** Claims written per batch at a wave start: bounds the rows held in memory at once. */
+const claimsPerBatch = 1_000
+
+/** `order_allocated` events of a wave start: the window in which they are ordered by order id. */
+const eventWindow = 5_000
+
+/** Orders read and published per batch of `order_allocated` events. */
+const eventBatch = 500
+
 export const waveNotFound = (waveId: number) => new NotFound({ message: `Wave met id ${waveId} niet gevonden` })
 
 export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
@@ -123,13 +132,20 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     /** `order_allocated` for every order that got stock, then `wave_started` with the started wave. */
     const publishStart = Effect.fn("Waves.publishStart")(function*(wave: StoredWave, statuses: ReadonlyMap<number, StatusId>) {
       const allocated = [...statuses].filter(([, status]) => status !== Status.Released).map(([ref]) => ref)
-      for (const order of yield* orderRepository.findMany(allocated)) {
-        yield* events.publish({
-          event_type: "order_allocated",
-          site_id: wave.site_id,
-          client_id: order.header.client_id,
-          data: toOrder(order, timeZone)
-        })
+      // Events go out in windows of 5,000 orders of the serving order, by id within a window. Each
+      // window is read and published a few hundred orders at a time, so that a wave of 100,000
+      // orders never holds more than a few hundred order views at once.
+      for (let start = 0; start < allocated.length; start += eventWindow) {
+        const window = allocated.slice(start, start + eventWindow).sort((a, b) => a - b)
+        for (let from = 0; from < window.length; from += eventBatch) {
+          const orders = yield* orderRepository.findMany(window.slice(from, from + eventBatch))
+          yield* events.publishAll(orders.map((order) => ({
+            event_type: "order_allocated" as const,
+            site_id: wave.site_id,
+            client_id: order.header.client_id,
+            data: toOrder(order, timeZone)
+          })))
+        }
       }
       const totals = yield* waves.totals(wave.id)
       yield* events.publish({
@@ -144,43 +160,58 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       })
     })
 
-    /** Allocates a locked, Released wave; false when it has no orders. */
-    const allocateWave = Effect.fn("Waves.allocateWave")(function*(wave: StoredWave) {
+    /**
+     * The allocation plan of a locked wave, or none when it has no orders. Its own step, so the
+     * orders and stock it reads can be collected while the plan is written.
+     */
+    const planWave = Effect.fn("Waves.planWave")(function*(wave: StoredWave, now: number) {
       const orders = yield* waves.ordersToAllocate(wave.id)
-      if ((yield* waves.totals(wave.id)).order_count === 0) return false
-      const skuIds = [...new Set(orders.flatMap((order) => order.lines.map((line) => line.sku_id)))]
-      const stock = yield* waves.lockStock(wave.site_id, skuIds)
-      const now = yield* Clock.currentTimeMillis
-      const createdAt = new Date(now).toISOString()
-      const plan = allocate(orders, stock, {
+      if ((yield* waves.totals(wave.id)).order_count === 0) return Option.none()
+      const skuIds = new Set<string>()
+      for (const order of orders) for (const line of order.lines) skuIds.add(line.sku_id)
+      const stock = yield* waves.lockStock(wave.site_id, [...skuIds])
+      return Option.some(allocate(orders, stock, {
         waveId: wave.id,
         pickType: wave.pick_type as PickType,
         pickTypeDescription: pickTypeDescription(wave.pick_type),
         today: formatDate(now, timeZone),
         defaultDock: yield* waves.defaultDock(wave.site_id)
-      })
-      const claimsetIds = yield* waves.insertClaimsets(wave.id, plan.claimsets)
-      const claims = plan.claims.map((claim): Omit<ClaimRow, "id"> => ({
-        site_id: wave.site_id,
-        client_id: claim.client_id as ClaimRow["client_id"],
-        wave_id: wave.id,
-        claimset_id: claimsetIds[claim.claimset],
-        content_id: claim.content_id,
-        order_ref: claim.order_ref,
-        order_id: claim.order_id,
-        line_id: claim.line_id,
-        sku_id: claim.sku_id,
-        qty: claim.qty,
-        status: "allocated",
-        tag_id: claim.tag_id,
-        from_loc_id: claim.from_loc_id,
-        to_loc_id: claim.to_loc_id,
-        final_loc_id: claim.to_loc_id,
-        created_at: createdAt
       }))
-      yield* waves.insertClaims(claims)
+    })
+
+    /** Allocates a locked, Released wave; false when it has no orders. */
+    const allocateWave = Effect.fn("Waves.allocateWave")(function*(wave: StoredWave) {
+      const now = yield* Clock.currentTimeMillis
+      const planned = yield* planWave(wave, now)
+      if (Option.isNone(planned)) return false
+      const plan = planned.value
+      const createdAt = new Date(now).toISOString()
+      const claimsetIds = yield* waves.insertClaimsets(wave.id, plan.claimsets)
+      // Claims and their Allocate transactions are written a batch at a time: only one batch of
+      // rows exists at once, however many claims the plan holds.
+      for (let start = 0; start < plan.claims.length; start += claimsPerBatch) {
+        const claims = plan.claims.slice(start, start + claimsPerBatch).map((claim): Omit<ClaimRow, "id"> => ({
+          site_id: wave.site_id,
+          client_id: claim.client_id as ClaimRow["client_id"],
+          wave_id: wave.id,
+          claimset_id: claimsetIds[claim.claimset],
+          content_id: claim.content_id,
+          order_ref: claim.order_ref,
+          order_id: claim.order_id,
+          line_id: claim.line_id,
+          sku_id: claim.sku_id,
+          qty: claim.qty,
+          status: "allocated",
+          tag_id: claim.tag_id,
+          from_loc_id: claim.from_loc_id,
+          to_loc_id: claim.to_loc_id,
+          final_loc_id: claim.to_loc_id,
+          created_at: createdAt
+        }))
+        yield* waves.insertClaims(claims)
+        yield* inventory.appendTransactions(claims.map((claim) => ledgerEntry(claim, "Allocate", createdAt)))
+      }
       yield* inventory.changeAllocation(plan.allocatedByContent)
-      yield* inventory.appendTransactions(claims.map((claim) => ledgerEntry(claim, "Allocate", createdAt)))
       yield* waves.setOrderStatuses(plan.orderStatuses)
       yield* waves.setStatus(wave.id, Status.Allocated)
       yield* publishStart(wave, plan.orderStatuses)

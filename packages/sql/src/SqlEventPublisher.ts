@@ -4,11 +4,15 @@
 import { SqlClient } from "@effect/sql"
 import { EventPublisher } from "@wms/core"
 import { Clock, Effect, Layer } from "effect"
+import { type BulkInsert, makeBulkInsert } from "./Batches.js"
+
+const events: BulkInsert = { table: "events", columns: ["event_type", "site_id", "client_id", "created_at", "data"] }
 
 export const layer = Layer.effect(
   EventPublisher,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const bulkInsert = makeBulkInsert(sql)
     return EventPublisher.of({
       publish: (event) =>
         Effect.gen(function*() {
@@ -22,7 +26,13 @@ export const layer = Layer.effect(
               data: JSON.stringify(event.data)
             })
           }`
-        }).pipe(Effect.orDie, Effect.withSpan("EventPublisher.publish"))
+        }).pipe(Effect.orDie, Effect.withSpan("EventPublisher.publish")),
+      publishAll: (all) =>
+        Effect.gen(function*() {
+          const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+          yield* bulkInsert(events, all, (params, event) =>
+            params.push(event.event_type, event.site_id, event.client_id, createdAt, JSON.stringify(event.data)))
+        }).pipe(Effect.orDie, Effect.withSpan("EventPublisher.publishAll"))
     })
   })
 )

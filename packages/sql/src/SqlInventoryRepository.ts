@@ -5,17 +5,38 @@ import { SqlClient } from "@effect/sql"
 import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "@wms/core"
 import type { Scope } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { chunked, rowsPerStatement } from "./Batches.js"
+import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
 import { lockClause } from "./SqlMasterData.js"
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+const transactions: BulkInsert = {
+  table: "inventory_transactions",
+  columns: [
+    "site_id",
+    "client_id",
+    "created_at",
+    "transaction_type",
+    "content_id",
+    "from_loc_id",
+    "to_loc_id",
+    "final_loc_id",
+    "sku_id",
+    "qty",
+    "tag_id",
+    "order_id",
+    "line_id",
+    "notes"
+  ]
+}
 
 export const layer = Layer.effect(
   InventoryRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
+    const bulkInsert = makeBulkInsert(sql)
 
     /** The rows of table alias `t` that a scope may see. */
     const visible = (t: string, scope: Scope) =>
@@ -85,11 +106,23 @@ export const layer = Layer.effect(
           Effect.withSpan("InventoryRepository.appendTransaction")
         ),
       appendTransactions: (entries) =>
-        Effect.forEach(
-          chunked(entries, rowsPerStatement(15)),
-          (chunk) => sql`INSERT INTO inventory_transactions ${sql.insert(chunk as Array<Omit<LedgerEntry, "id">>)}`,
-          { discard: true }
-        ).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.appendTransactions")),
+        bulkInsert(transactions, entries, (params, entry) =>
+          params.push(
+            entry.site_id,
+            entry.client_id,
+            entry.created_at,
+            entry.transaction_type,
+            entry.content_id,
+            entry.from_loc_id,
+            entry.to_loc_id,
+            entry.final_loc_id,
+            entry.sku_id,
+            entry.qty,
+            entry.tag_id,
+            entry.order_id,
+            entry.line_id,
+            entry.notes
+          )).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("InventoryRepository.appendTransactions")),
       changeAllocation: (changes) =>
         Effect.forEach(
           chunked(

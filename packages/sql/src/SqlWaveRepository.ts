@@ -6,6 +6,7 @@ import { SqlClient } from "@effect/sql"
 import {
   type ClaimRow,
   type ClaimsetRow,
+  type LineToAllocate,
   type OrderToAllocate,
   type Scope,
   type StatusId,
@@ -16,7 +17,7 @@ import {
 } from "@wms/core"
 import type { CandidateOrder, WaveOrderRow } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { chunked, rowsPerStatement } from "./Batches.js"
+import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
 import { lockClause } from "./SqlMasterData.js"
 
 interface WaveRow extends Omit<StoredWave, "autostart"> {
@@ -25,11 +26,42 @@ interface WaveRow extends Omit<StoredWave, "autostart"> {
 
 const toWave = (row: WaveRow): StoredWave => ({ ...row, autostart: row.autostart === 1 })
 
+const waveOrders: BulkInsert = { table: "wave_orders", columns: ["wave_id", "order_ref"] }
+const claimsets: BulkInsert = {
+  table: "claimsets",
+  columns: ["wave_id", "claimset_break", "pick_type", "status"],
+  returning: "id, claimset_break"
+}
+const claims: BulkInsert = {
+  table: "claims",
+  columns: [
+    "site_id",
+    "client_id",
+    "wave_id",
+    "claimset_id",
+    "content_id",
+    "order_ref",
+    "order_id",
+    "line_id",
+    "sku_id",
+    "qty",
+    "status",
+    "tag_id",
+    "from_loc_id",
+    "to_loc_id",
+    "final_loc_id",
+    "created_at"
+  ]
+}
+
+type LineRow = readonly [orderRef: number, line: number, skuId: string, qty: number]
+
 export const layer = Layer.effect(
   WaveRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
+    const bulkInsert = makeBulkInsert(sql)
     const forUpdateOfOrders = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE OF o"), orElse: () => sql.literal("") })
     // Serializes wave creation in a site without blocking the foreign key checks (KEY SHARE) of every
     // insert that names the site, which FOR UPDATE would do: a deadlock with a start waiting on stock.
@@ -66,11 +98,11 @@ export const layer = Layer.effect(
             ORDER BY o.id ${forUpdateOfOrders}`
         }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.candidateOrders")),
       attachOrders: (waveId, orderRefs) =>
-        Effect.forEach(
-          chunked(orderRefs, rowsPerStatement(2)),
-          (chunk) => sql`INSERT INTO wave_orders ${sql.insert(chunk.map((order_ref) => ({ wave_id: waveId, order_ref })))}`,
-          { discard: true }
-        ).pipe(Effect.orDie, Effect.withSpan("WaveRepository.attachOrders")),
+        bulkInsert(waveOrders, orderRefs, (params, orderRef) => params.push(waveId, orderRef)).pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.attachOrders")
+        ),
       list: (scope) =>
         sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} ORDER BY w.id`.pipe(
           Effect.map((rows) => rows.map(toWave)),
@@ -126,16 +158,27 @@ export const layer = Layer.effect(
             LEFT JOIN carriers ca ON ca.id = o.carrier_id
             WHERE wo.wave_id = ${waveId} AND o.status_id = 14
             ORDER BY o.id ${forUpdateOfOrders}`
-          const lines = yield* sql<{ order_ref: number; line: number; sku_id: string; qty: number }>`
-            SELECT l.order_ref, l.line, l.sku_id, l.qty FROM wave_orders wo
-            JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}`
-          const byOrder = new Map<number, Array<{ line: number; sku_id: string; qty: number }>>()
-          for (const { order_ref, ...line } of lines) {
-            const list = byOrder.get(order_ref)
-            if (list === undefined) byOrder.set(order_ref, [line])
-            else list.push(line)
+          // Lines as value arrays, orders as literals of one shape: a wave may hold 100,000 orders.
+          const lines = yield* sql`SELECT l.order_ref, l.line, l.sku_id, l.qty FROM wave_orders wo
+            JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}`.values
+          const byOrder = new Map<number, Array<LineToAllocate>>()
+          for (const [orderRef, line, skuId, qty] of lines as ReadonlyArray<LineRow>) {
+            const list = byOrder.get(orderRef)
+            const item = { line, sku_id: skuId, qty }
+            if (list === undefined) byOrder.set(orderRef, [item])
+            else list.push(item)
           }
-          return headers.map((header) => ({ ...header, lines: byOrder.get(header.order_ref) ?? [] }))
+          return headers.map((header): OrderToAllocate => ({
+            order_ref: header.order_ref,
+            order_id: header.order_id,
+            client_id: header.client_id,
+            order_date: header.order_date,
+            ship_by_date: header.ship_by_date,
+            ship_dock: header.ship_dock,
+            customer_name: header.customer_name,
+            carrier_name: header.carrier_name,
+            lines: byOrder.get(header.order_ref) ?? []
+          }))
         }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.ordersToAllocate")),
       lockStock: (siteId, skuIds) =>
         Effect.gen(function*() {
@@ -160,24 +203,40 @@ export const layer = Layer.effect(
           Effect.orDie,
           Effect.withSpan("WaveRepository.defaultDock")
         ),
-      insertClaimsets: (waveId, claimsets) =>
-        Effect.gen(function*() {
+      insertClaimsets: (waveId, sets) =>
+        bulkInsert<typeof sets[number], { id: number; claimset_break: string }>(
+          claimsets,
+          sets,
+          (params, set) => params.push(waveId, set.claimset_break, set.pick_type, "released")
+        ).pipe(
           // Breaks are unique within a wave, so the returned rows map back by break, in any order.
-          const ids = new Map<string, number>()
-          for (const chunk of chunked(claimsets, rowsPerStatement(4))) {
-            const rows = yield* sql<{ id: number; claimset_break: string }>`INSERT INTO claimsets ${
-              sql.insert(chunk.map((set) => ({ wave_id: waveId, ...set, status: "released" })))
-            } RETURNING id, claimset_break`
-            for (const row of rows) ids.set(row.claimset_break, row.id)
-          }
-          return claimsets.map((set) => ids.get(set.claimset_break)!)
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.insertClaimsets")),
-      insertClaims: (claims) =>
-        Effect.forEach(
-          chunked(claims, rowsPerStatement(17)),
-          (chunk) => sql`INSERT INTO claims ${sql.insert(chunk as Array<Omit<ClaimRow, "id">>)}`,
-          { discard: true }
-        ).pipe(Effect.orDie, Effect.withSpan("WaveRepository.insertClaims")),
+          Effect.map((rows) => {
+            const ids = new Map(rows.map((row) => [row.claimset_break, row.id]))
+            return sets.map((set) => ids.get(set.claimset_break)!)
+          }),
+          Effect.orDie,
+          Effect.withSpan("WaveRepository.insertClaimsets")
+        ),
+      insertClaims: (rows) =>
+        bulkInsert(claims, rows, (params, claim) =>
+          params.push(
+            claim.site_id,
+            claim.client_id,
+            claim.wave_id,
+            claim.claimset_id,
+            claim.content_id,
+            claim.order_ref,
+            claim.order_id,
+            claim.line_id,
+            claim.sku_id,
+            claim.qty,
+            claim.status,
+            claim.tag_id,
+            claim.from_loc_id,
+            claim.to_loc_id,
+            claim.final_loc_id,
+            claim.created_at
+          )).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("WaveRepository.insertClaims")),
       setOrderStatuses: (statuses) =>
         Effect.gen(function*() {
           const byStatus = new Map<StatusId, Array<number>>()

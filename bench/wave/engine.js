@@ -1,0 +1,99 @@
+/**
+ * One engine measurement, in its own process so that its peak RSS is its own: creates a wave
+ * from the seeded definition and starts it through the real `Waves` service, timing each, then
+ * counts what the start wrote. Sends the result to the parent over IPC.
+ */
+import { Administration, Waves } from "@wms/core"
+import { Warehouse } from "@wms/http"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Tracer } from "effect"
+import { performance } from "node:perf_hooks"
+import { ADMIN_EMAIL, ADMIN_PASSWORD, SITE } from "./data.js"
+
+const [database, definitionId] = [process.argv[2], Number(process.argv[3])]
+
+/** Total time per span name (the repositories' methods, `sql.execute`, the services' steps) of the start. */
+const spanTotals = new Map()
+let recording = false
+const tracer = Tracer.make({
+  span: (name, parent, context, links, startTime, kind) => {
+    const cpuAtStart = recording ? process.cpuUsage() : undefined
+    return {
+    _tag: "Span",
+    name,
+    parent,
+    context,
+    startTime,
+    kind,
+    spanId: String(Math.random()),
+    traceId: parent._tag === "Some" ? parent.value.traceId : "bench",
+    sampled: true,
+    status: { _tag: "Started", startTime },
+    attributes: new Map(),
+    links: [...links],
+    end(endTime) {
+      if (!recording || cpuAtStart === undefined) return
+      const cpu = process.cpuUsage(cpuAtStart)
+      const total = spanTotals.get(name) ?? { count: 0, ms: 0, cpuMs: 0 }
+      total.count += 1
+      total.ms += Number(endTime - startTime) / 1e6
+      total.cpuMs += (cpu.user + cpu.system) / 1000
+      spanTotals.set(name, total)
+    },
+    attribute() {},
+    event() {},
+    addLinks() {}
+  }
+  },
+  context: (f) => f()
+})
+
+const program = Effect.gen(function*() {
+  const administration = yield* Administration
+  const waves = yield* Waves
+  const sql = yield* SqlClient.SqlClient
+  const { user } = yield* administration.authenticate(ADMIN_EMAIL, ADMIN_PASSWORD)
+  const actor = yield* administration.actorFor(
+    { userId: user.userId, admin: user.admin, site: user.site, client: user.client },
+    SITE
+  )
+  const rssBeforeKiB = process.resourceUsage().maxRSS
+  const t0 = performance.now()
+  const created = yield* waves.create(actor, definitionId)
+  const t1 = performance.now()
+  const cpu = process.cpuUsage()
+  recording = true
+  const started = yield* waves.start(actor, created.wave_id)
+  const t2 = performance.now()
+  const { user: userUs, system: systemUs } = process.cpuUsage(cpu)
+  recording = false
+  const peakRssKiB = process.resourceUsage().maxRSS
+  const [counts] = yield* sql`SELECT
+      (SELECT CAST(count(*) AS INTEGER) FROM wave_orders WHERE wave_id = ${created.wave_id}) AS wave_orders,
+      (SELECT CAST(count(*) AS INTEGER) FROM claimsets WHERE wave_id = ${created.wave_id}) AS claimsets,
+      (SELECT CAST(count(*) AS INTEGER) FROM claims WHERE wave_id = ${created.wave_id}) AS claims,
+      (SELECT CAST(COALESCE(sum(qty), 0) AS INTEGER) FROM claims WHERE wave_id = ${created.wave_id}) AS qty,
+      (SELECT CAST(count(DISTINCT content_id) AS INTEGER) FROM claims WHERE wave_id = ${created.wave_id}) AS contents,
+      (SELECT CAST(count(*) AS INTEGER) FROM inventory_transactions WHERE transaction_type = 'Allocate') AS transactions,
+      (SELECT CAST(count(*) AS INTEGER) FROM events) AS events`
+  return {
+    createMs: t1 - t0,
+    startMs: t2 - t1,
+    startCpuMs: (userUs + systemUs) / 1000,
+    messages: [created.message, started.message],
+    counts,
+    rssBeforeKiB,
+    peakRssKiB,
+    spans: Object.fromEntries([...spanTotals].sort((a, b) => b[1].ms - a[1].ms).map(([name, { count, ms, cpuMs }]) => [
+      name,
+      { count, ms: Math.round(ms), cpu_ms: Math.round(cpuMs) }
+    ]))
+  }
+})
+
+Effect.runPromise(
+  program.pipe(Effect.provide(Warehouse.layer({ database })), Effect.scoped, Effect.provide(Layer.setTracer(tracer)))
+).then(
+  (result) => process.send({ ok: true, result }, () => process.exit(0)),
+  (error) => process.send({ ok: false, error: String(error?.stack ?? error) }, () => process.exit(1))
+)

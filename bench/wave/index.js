@@ -1,0 +1,187 @@
+/**
+ * The wave benchmark: for each store and size, one seeded template database, then the engine
+ * and the raw-SQL lower bound each on a fresh copy of it, each in its own child process,
+ * alternating, `repeat` times. Figures are medians; the ratio is engine / lower bound.
+ */
+import { fork } from "node:child_process"
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { generate, migrate, seedPg, seedSqlite } from "./data.js"
+
+const here = fileURLToPath(new URL(".", import.meta.url))
+const pgAdminUrl = process.env.WMS_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/** Runs one child and answers what it sends. */
+const child = (script, args, execArgv = []) =>
+  new Promise((resolve, reject) => {
+    let answer
+    const process = fork(join(here, script), args, { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
+    process.on("message", (message) => (answer = message))
+    process.on("error", reject)
+    process.on("exit", (code) => {
+      if (answer?.ok) resolve(answer.result)
+      else reject(new Error(`${script} ${args[0]} failed (exit ${code}): ${answer?.error ?? "no answer"}`))
+    })
+  })
+
+const onAdmin = async (statement) => {
+  const client = new pg.Client({ connectionString: pgAdminUrl })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+const pgUrl = (name) => {
+  const url = new URL(pgAdminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** A store kind: how to make the seeded template, a copy of it, and how to throw them away. */
+const stores = {
+  sqlite: (folder) => ({
+    template: async (lines, data) => {
+      const file = join(folder, `seed-${lines}.db`)
+      await migrate(`sqlite:${file}`)
+      return { file, definitionId: seedSqlite(file, data) }
+    },
+    copy: (template, name) => {
+      const file = join(folder, `${name}.db`)
+      copyFileSync(template.file, file)
+      return { database: `sqlite:${file}`, drop: async () => rmSync(file, { force: true }) }
+    },
+    dropTemplate: async (template) => rmSync(template.file, { force: true })
+  }),
+  postgres: (_folder, prefix) => ({
+    template: async (lines, data) => {
+      const name = `${prefix}_seed_${lines}`
+      await onAdmin(`CREATE DATABASE ${name}`)
+      await migrate(pgUrl(name))
+      return { name, definitionId: await seedPg(pgUrl(name), data) }
+    },
+    copy: async (template, name) => {
+      const database = `${prefix}_${name}`
+      await onAdmin(`CREATE DATABASE ${database} TEMPLATE ${template.name}`)
+      return { database: pgUrl(database), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`) }
+    },
+    dropTemplate: (template) => onAdmin(`DROP DATABASE IF EXISTS ${template.name} WITH (FORCE)`)
+  })
+}
+
+const sameCounts = (a, b) => Object.keys(a).every((key) => a[key] === b[key])
+
+/** Rows a start writes: claimsets, claims, Allocate transactions, contents, order statuses, the wave, events. */
+const rowsOfStart = (c) => c.claimsets + c.claims + c.transactions + c.contents + c.wave_orders + 1 + c.events
+
+/**
+ * Measures every store × size; `profileDir` makes the engine children write `--cpu-prof` profiles.
+ * Answers one row per store and size, plus the scaling of the largest size against the smallest.
+ */
+export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log }) => {
+  const folder = mkdtempSync(join(tmpdir(), "wms-bench-"))
+  const prefix = `wms_bench_${process.pid}`
+  const rows = []
+  try {
+    for (const storeName of storeNames) {
+      const store = stores[storeName](folder, prefix)
+      for (const lines of sizes) {
+        log(`wave ${storeName} ${lines} lines: seeding`)
+        const template = await store.template(lines, generate(lines))
+        const runs = { engine: [], raw: [] }
+        try {
+          for (let i = 0; i < repeat; i++) {
+            // Alternate which goes first, so drift on a shared machine hits both alike.
+            for (const variant of i % 2 === 0 ? ["raw", "engine"] : ["engine", "raw"]) {
+              const copy = await store.copy(template, `${variant}_${lines}_${i}`)
+              try {
+                const execArgv = variant === "engine" && profileDir !== undefined
+                  ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=wave-${storeName}-${lines}-${i}.cpuprofile`]
+                  : []
+                const result = await child(`${variant}.js`, [copy.database, String(template.definitionId)], execArgv)
+                log(`  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, start ${result.startMs.toFixed(0)} ms ` +
+                  `(cpu ${result.startCpuMs.toFixed(0)} ms), ` +
+                  `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB`)
+                if (result.spans !== undefined) {
+                  log(`         ${Object.entries(result.spans).slice(0, 12).map(([name, s]) => `${name} ${s.ms}`).join(", ")}`)
+                }
+                runs[variant].push(result)
+              } finally {
+                await copy.drop()
+              }
+            }
+          }
+        } finally {
+          await store.dropTemplate(template)
+        }
+        const counts = runs.engine[0].counts
+        const consistent = [...runs.engine, ...runs.raw].every((run) => sameCounts(run.counts, counts))
+        const written = rowsOfStart(counts)
+        const engineStart = median(runs.engine.map((run) => run.startMs))
+        const rawStart = median(runs.raw.map((run) => run.startMs))
+        const engineCpu = median(runs.engine.map((run) => run.startCpuMs))
+        const rawCpu = median(runs.raw.map((run) => run.startCpuMs))
+        const engineCreate = median(runs.engine.map((run) => run.createMs))
+        const rawCreate = median(runs.raw.map((run) => run.createMs))
+        rows.push({
+          store: storeName,
+          lines,
+          orders: counts.wave_orders,
+          claims: counts.claims,
+          rows_written: written,
+          consistent,
+          engine: {
+            create_ms: round(engineCreate),
+            start_ms: round(engineStart),
+            start_cpu_ms: round(engineCpu),
+            rows_per_s: Math.round(written / (engineStart / 1000)),
+            peak_rss_mib: round(Math.max(...runs.engine.map((run) => run.peakRssKiB)) / 1024),
+            rss_before_mib: round(Math.max(...runs.engine.map((run) => run.rssBeforeKiB)) / 1024)
+          },
+          lower_bound: {
+            create_ms: round(rawCreate),
+            start_ms: round(rawStart),
+            start_cpu_ms: round(rawCpu),
+            rows_per_s: Math.round(written / (rawStart / 1000)),
+            peak_rss_mib: round(Math.max(...runs.raw.map((run) => run.peakRssKiB)) / 1024)
+          },
+          engine_spans: runs.engine[0].spans,
+          ratio_start: round(engineStart / rawStart, 2),
+          ratio_start_cpu: round(engineCpu / rawCpu, 2),
+          ratio_create: round(engineCreate / rawCreate, 2),
+          runs: repeat
+        })
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+  return rows
+}
+
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
+
+/** Scaling of the start time from the smallest to the largest size, per store. */
+export const scaling = (rows) =>
+  [...new Set(rows.map((row) => row.store))].flatMap((store) => {
+    const mine = rows.filter((row) => row.store === store).sort((a, b) => a.lines - b.lines)
+    if (mine.length < 2) return []
+    const [small, large] = [mine[0], mine[mine.length - 1]]
+    return [{
+      store,
+      lines_factor: round(large.lines / small.lines, 1),
+      start_time_factor: round(large.engine.start_ms / small.engine.start_ms, 2),
+      lower_bound_time_factor: round(large.lower_bound.start_ms / small.lower_bound.start_ms, 2)
+    }]
+  })
