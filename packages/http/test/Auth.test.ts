@@ -1,4 +1,4 @@
-import { assert, describe, it, layer } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SignJWT } from "jose"
 import { Api, jwtSecret, serverOnBothStores } from "../../../testing/server.js"

@@ -55,10 +55,10 @@ const date = fc.constantFrom("2026-01-31", "2026-02-28", "2024-02-29")
 
 const headerInput: fc.Arbitrary<HeaderInput> = fc.record({
   customer: fc.constantFrom<0 | 1 | null>(0, 1, null),
-  order_date: fc.option(date),
-  ship_by_date: fc.option(date),
+  order_date: fc.option(date, { nil: null }),
+  ship_by_date: fc.option(date, { nil: null }),
   carrier: fc.constantFrom<0 | null>(0, null),
-  ship_dock: fc.option(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("", " ", "DOCK ☃")))
+  ship_dock: fc.option(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("", " ", "DOCK ☃")), { nil: null })
 }, { requiredKeys: [] })
 
 const order = fc.integer({ min: 0, max: orderCount - 1 })
@@ -240,8 +240,8 @@ const validLine = fc.record({
 
 const validHeader = fc.record({
   customer_id: fc.constantFrom(0, 1, null),
-  order_date: fc.option(date),
-  ship_by_date: fc.option(date),
+  order_date: fc.option(date, { nil: null }),
+  ship_by_date: fc.option(date, { nil: null }),
   carrier_id: fc.constantFrom(0, null),
   ship_dock: fc.option(fc.string({ maxLength: 6 }))
 }, { requiredKeys: [] })

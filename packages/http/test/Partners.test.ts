@@ -180,11 +180,11 @@ for (const [label, server] of serverOnBothStores) {
         const token = yield* api.login()
         const endpoints = [
           ...["/customers", "/suppliers", "/carriers"].flatMap((path) => [
-            ["GET", path],
-            ["POST", path],
-            ["GET", `${path}/1`],
-            ["PUT", `${path}/1`],
-            ["DELETE", `${path}/1`]
+            ["GET", path] as const,
+            ["POST", path] as const,
+            ["GET", `${path}/1`] as const,
+            ["PUT", `${path}/1`] as const,
+            ["DELETE", `${path}/1`] as const
           ]),
           ["GET", "/skugroups"],
           ["POST", "/skugroups"],
