@@ -3,7 +3,7 @@
  * when none is configured, is generated once and kept in the database so tokens outlive a restart.
  */
 import { ClientId, type Principal, SettingRepository, SiteId, Unauthenticated, type User, UserId } from "@wms/core"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { errors, jwtVerify, SignJWT } from "jose"
 import { randomBytes } from "node:crypto"
 
@@ -15,6 +15,7 @@ export const invalidToken = new Unauthenticated({ message: "Authorization token 
 
 const Claims = Schema.Struct({
   sub: UserId,
+  exp: Schema.Number,
   admin: Schema.Boolean,
   site: SiteId,
   client: Schema.NullOr(ClientId)
@@ -26,6 +27,16 @@ export class Tokens extends Context.Tag("@wms/http/Tokens")<Tokens, {
   /** The principal of a valid token; fails with 401 `Authorization token not valid` otherwise. */
   readonly verify: (token: string) => Effect.Effect<Principal, Unauthenticated>
 }>() {}
+
+// Verified tokens, so each is checked once rather than on every request: at most this many, the
+// oldest dropped first. A token is self-contained, so only its expiry can end its validity.
+const verifiedCacheSize = 10_000
+
+interface Verified {
+  readonly principal: Principal
+  /** The first instant (epoch ms) at which the token is expired, as jose decides it. */
+  readonly expiresAt: number
+}
 
 /** The signing key: the configured secret, or one generated and stored on first use. */
 const signingKey = (configured: Option.Option<Redacted.Redacted>) =>
@@ -41,6 +52,35 @@ export const layer = (secret: Option.Option<Redacted.Redacted>) =>
     Tokens,
     Effect.gen(function*() {
       const key = yield* signingKey(secret)
+      const verified = new Map<string, Verified>()
+
+      const verifyAndKeep = (token: string, now: number) =>
+        Effect.tryPromise({
+          try: () =>
+            jwtVerify(token, key, {
+              algorithms: ["HS256"],
+              requiredClaims: ["sub", "iat", "exp"],
+              currentDate: new Date(now)
+            }),
+          catch: (error) => error
+        }).pipe(
+          Effect.catchIf((error) => !(error instanceof errors.JOSEError), Effect.die),
+          Effect.flatMap(({ payload }) => decodeClaims(payload)),
+          Effect.map((claims): Principal => {
+            const principal: Principal = {
+              userId: claims.sub,
+              admin: claims.admin,
+              site: claims.site,
+              client: claims.client
+            }
+            if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value!)
+            // jose refuses once the whole seconds of `now` reach `exp`.
+            verified.set(token, { principal, expiresAt: Math.ceil(claims.exp) * 1000 })
+            return principal
+          }),
+          Effect.mapError(() => invalidToken)
+        )
+
       return Tokens.of({
         issue: (user) =>
           Effect.promise(() =>
@@ -52,20 +92,13 @@ export const layer = (secret: Option.Option<Redacted.Redacted>) =>
               .sign(key)
           ),
         verify: (token) =>
-          Effect.tryPromise({
-            try: () => jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "iat", "exp"] }),
-            catch: (error) => error
-          }).pipe(
-            Effect.catchIf((error) => !(error instanceof errors.JOSEError), Effect.die),
-            Effect.flatMap(({ payload }) => decodeClaims(payload)),
-            Effect.map((claims): Principal => ({
-              userId: claims.sub,
-              admin: claims.admin,
-              site: claims.site,
-              client: claims.client
-            })),
-            Effect.mapError(() => invalidToken)
-          )
+          Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            const cached = verified.get(token)
+            if (cached === undefined) return verifyAndKeep(token, now)
+            if (now < cached.expiresAt) return Effect.succeed(cached.principal)
+            verified.delete(token)
+            return Effect.fail(invalidToken)
+          })
       })
     })
   )

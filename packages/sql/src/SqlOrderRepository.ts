@@ -1,19 +1,17 @@
 /**
- * Orders and order lines on @effect/sql. Reads are single statements (an order and its lines in
- * one join), so a list costs one query however many orders it holds, and sees one snapshot.
+ * Orders and order lines on @effect/sql. Reads are single statements (one row per order, its lines
+ * aggregated as JSON), so a list costs one query however many orders it holds, and sees one snapshot.
  */
 import { SqlClient } from "@effect/sql"
 import { type OrderLineRow, OrderRepository, type OrderRow, type Scope, type StoredOrder } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { chunked } from "./Batches.js"
 
-type JoinedRow = OrderRow & {
-  readonly line: number | null
-  readonly sku_id: string | null
-  readonly qty: number | null
-  readonly qty_picked: number | null
-  readonly qty_shipped: number | null
-}
+// An order's lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`: one row per
+// order reads far fewer cells than a join repeating the header on every line.
+type OrderRowWithLines = OrderRow & { readonly lines: string | null }
+
+type LineTuple = readonly [number, string, number, number, number]
 
 // Bound parameters per statement stay far below SQLite's (32766) and PostgreSQL's (65535) limits.
 const chunkSize = 500
@@ -24,43 +22,12 @@ const chunks = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
   return result
 }
 
-const headerOf = (row: JoinedRow): OrderRow => ({
-  ref: row.ref,
-  order_id: row.order_id,
-  client_id: row.client_id,
-  order_date: row.order_date,
-  status_id: row.status_id,
-  customer_id: row.customer_id,
-  customer_name: row.customer_name,
-  customer_town: row.customer_town,
-  ship_by_date: row.ship_by_date,
-  carrier_name: row.carrier_name,
-  ship_dock: row.ship_dock,
-  created_at: row.created_at,
-  created_by: row.created_by
+const toStored = ({ lines, ...header }: OrderRowWithLines): StoredOrder => ({
+  header,
+  lines: lines === null ? [] : (JSON.parse(lines) as ReadonlyArray<LineTuple>).map(
+    ([line, sku_id, qty, qty_picked, qty_shipped]): OrderLineRow => ({ line, sku_id, qty, qty_picked, qty_shipped })
+  )
 })
-
-/** Groups rows ordered by order and line into orders; an order without lines has one row of nulls. */
-const group = (rows: ReadonlyArray<JoinedRow>): Array<StoredOrder> => {
-  const result: Array<{ header: OrderRow; lines: Array<OrderLineRow> }> = []
-  let current: { header: OrderRow; lines: Array<OrderLineRow> } | undefined
-  for (const row of rows) {
-    if (current === undefined || current.header.ref !== row.ref) {
-      current = { header: headerOf(row), lines: [] }
-      result.push(current)
-    }
-    if (row.line !== null) {
-      current.lines.push({
-        line: row.line,
-        sku_id: row.sku_id!,
-        qty: row.qty!,
-        qty_picked: row.qty_picked!,
-        qty_shipped: row.qty_shipped!
-      })
-    }
-  }
-  return result
-}
 
 export const layer = Layer.effect(
   OrderRepository,
@@ -75,36 +42,36 @@ export const layer = Layer.effect(
     const headerColumns = sql.literal(`o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
       o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date,
       k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by`)
-    const lineColumns = sql.literal("l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped")
+    const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped"
+    const linesColumn = sql.literal(`(SELECT ${
+      sql.onDialectOrElse({
+        pg: () => `CAST(json_agg(json_build_array(${lineValues}) ORDER BY l.line) AS TEXT)`,
+        orElse: () => `json_group_array(json_array(${lineValues}) ORDER BY l.line)`
+      })
+    } FROM order_lines l WHERE l.order_ref = o.id) AS lines`)
     const joins = sql.literal(`LEFT JOIN customers c ON c.id = o.customer_id
       LEFT JOIN carriers k ON k.id = o.carrier_id`)
 
     return OrderRepository.of({
       list: (scope, withLines) =>
-        (withLines
-          ? sql<JoinedRow>`SELECT ${headerColumns}, ${lineColumns} FROM orders o ${joins}
-              LEFT JOIN order_lines l ON l.order_ref = o.id
-              WHERE ${ownedBy("o", scope)} ORDER BY o.id, l.line`
-          : sql<JoinedRow>`SELECT ${headerColumns}, NULL AS line FROM orders o ${joins}
-              WHERE ${ownedBy("o", scope)} ORDER BY o.id`).pipe(
-          Effect.map(group),
+        sql<OrderRowWithLines>`SELECT ${headerColumns}, ${withLines ? linesColumn : sql.literal("NULL AS lines")}
+          FROM orders o ${joins} WHERE ${ownedBy("o", scope)} ORDER BY o.id`.pipe(
+          Effect.map((rows) => rows.map(toStored)),
           Effect.orDie,
           Effect.withSpan("OrderRepository.list")
         ),
       find: (scope, orderId) =>
-        sql<JoinedRow>`SELECT ${headerColumns}, ${lineColumns} FROM orders o ${joins}
-          LEFT JOIN order_lines l ON l.order_ref = o.id
-          WHERE ${ownedBy("o", scope)} AND o.order_id = ${orderId} ORDER BY l.line`.pipe(
-          Effect.map((rows) => Option.fromNullable(group(rows)[0])),
+        sql<OrderRowWithLines>`SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}
+          WHERE ${ownedBy("o", scope)} AND o.order_id = ${orderId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
           Effect.orDie,
           Effect.withSpan("OrderRepository.find")
         ),
       findMany: (refs) =>
         Effect.forEach(chunked(refs, 5_000), (chunk) =>
-          sql<JoinedRow>`SELECT ${headerColumns}, ${lineColumns} FROM orders o ${joins}
-            LEFT JOIN order_lines l ON l.order_ref = o.id
-            WHERE ${sql.in("o.id", chunk)} ORDER BY o.id, l.line`.pipe(Effect.map(group))).pipe(
-          Effect.map((groups) => groups.flat()),
+          sql<OrderRowWithLines>`SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}
+            WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`).pipe(
+          Effect.map((groups) => groups.flat().map(toStored)),
           Effect.orDie,
           Effect.withSpan("OrderRepository.findMany")
         ),

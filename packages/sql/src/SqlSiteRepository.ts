@@ -24,6 +24,10 @@ const toSite = (row: SiteRow) =>
 const toClient = (row: ClientRow) =>
   new Client({ client_id: ClientId.make(row.client_id), site_id: SiteId.make(row.site_id), name: row.name })
 
+// Targets found, so the `site` header of each request costs no query. Sites and clients are never
+// deleted or changed, so a found target stays right; a miss is never kept, so a new one is found.
+const targetCacheSize = 10_000
+
 export const layer = Layer.effect(
   SiteRepository,
   Effect.gen(function*() {
@@ -37,6 +41,33 @@ export const layer = Layer.effect(
       sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites WHERE site_id = ${siteId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSite))
       )
+
+    const targets = new Map<string, ScopeTarget>()
+
+    // Only what is committed is kept: a target written in an open transaction may still be rolled back.
+    const keep = (id: string) => (target: Option.Option<ScopeTarget>) =>
+      Option.isNone(target)
+        ? Effect.void
+        : Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), (open) => {
+          if (Option.isSome(open)) return
+          if (targets.size >= targetCacheSize) targets.delete(targets.keys().next().value!)
+          targets.set(id, target.value)
+        })
+
+    const lookupTarget = (id: string) =>
+      Effect.gen(function*() {
+        const site = yield* findSite(id)
+        if (Option.isSome(site)) return Option.some<ScopeTarget>({ _tag: "Site", site: site.value })
+        const rows = yield* sql<ClientRow & { site_name: string; fulfillment: number }>`
+          SELECT c.client_id, c.site_id, c.name, s.name AS site_name, s.fulfillment
+          FROM clients c JOIN sites s ON s.site_id = c.site_id
+          WHERE c.client_id = ${id}`
+        return Option.map(Option.fromNullable(rows[0]), (row): ScopeTarget => ({
+          _tag: "Client",
+          client: toClient(row),
+          site: toSite({ site_id: row.site_id, name: row.site_name, fulfillment: row.fulfillment })
+        }))
+      }).pipe(Effect.tap(keep(id)), Effect.orDie, Effect.withSpan("SiteRepository.findTarget"))
 
     return SiteRepository.of({
       listSites: sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`.pipe(
@@ -66,20 +97,10 @@ export const layer = Layer.effect(
             VALUES (${client.client_id}, ${client.site_id}, ${client.name})`
           return true
         }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.insertClient")),
-      findTarget: (id) =>
-        Effect.gen(function*() {
-          const site = yield* findSite(id)
-          if (Option.isSome(site)) return Option.some<ScopeTarget>({ _tag: "Site", site: site.value })
-          const rows = yield* sql<ClientRow & { site_name: string; fulfillment: number }>`
-            SELECT c.client_id, c.site_id, c.name, s.name AS site_name, s.fulfillment
-            FROM clients c JOIN sites s ON s.site_id = c.site_id
-            WHERE c.client_id = ${id}`
-          return Option.map(Option.fromNullable(rows[0]), (row): ScopeTarget => ({
-            _tag: "Client",
-            client: toClient(row),
-            site: toSite({ site_id: row.site_id, name: row.site_name, fulfillment: row.fulfillment })
-          }))
-        }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.findTarget")),
+      findTarget: (id) => {
+        const cached = targets.get(id)
+        return cached === undefined ? lookupTarget(id) : Effect.succeed(Option.some(cached))
+      },
       clientOfSite: (siteId, clientId) =>
         sql<{ client_id: string }>`SELECT client_id FROM clients
           WHERE client_id = ${clientId} AND site_id = ${siteId}`.pipe(

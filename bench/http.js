@@ -1,0 +1,424 @@
+/**
+ * The HTTP benchmark: `GET /orders/:id`, `GET /orders` (100 orders of 3 lines) and `POST /orders`
+ * (3 lines, a new order id per request) on the bundled server, beside the limit (a bare `node:http`
+ * server on hand-written prepared statements, no token check) and the same endpoints on Fastify,
+ * on one SQLite file and one PostgreSQL database each; then the bundled server's start-up, to the
+ * first 200 on `/health`. Prints one table and writes `bench/results/http.json`.
+ *
+ *   node bench/http.js [--stores sqlite,postgres] [--duration 10] [--warmup 3] [--runs 5] [--profile]
+ *
+ * Each server runs in its own process, one at a time, and autocannon (64 connections) in another.
+ * The options can also be given as `WMS_BENCH_HTTP_STORES`, `WMS_BENCH_HTTP_DURATION` (seconds
+ * per measurement) and `WMS_BENCH_HTTP_WARMUP` (seconds of unmeasured load before each).
+ * `--profile` runs the bundled server under `--cpu-prof` (one profile per endpoint, in
+ * `bench/results/profiles.tmp/`) and prints its top frames. PostgreSQL is reached at
+ * `WMS_BENCH_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`), from which throw-away
+ * databases are created and dropped. Needs the build (`npm run build`).
+ */
+import { fork, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { cpus, tmpdir, totalmem } from "node:os"
+import { join, relative } from "node:path"
+import { isDeepStrictEqual, parseArgs } from "node:util"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { topFrames } from "./http/profile.js"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const results = join(root, "bench", "results")
+
+const { values } = parseArgs({
+  options: {
+    stores: { type: "string", default: process.env.WMS_BENCH_HTTP_STORES ?? "sqlite,postgres" },
+    duration: { type: "string", default: process.env.WMS_BENCH_HTTP_DURATION ?? "10" },
+    warmup: { type: "string", default: process.env.WMS_BENCH_HTTP_WARMUP ?? "3" },
+    runs: { type: "string", default: "5" },
+    profile: { type: "boolean", default: false },
+    output: { type: "string", default: join(results, "http.json") }
+  }
+})
+
+const pgAdminUrl = process.env.WMS_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const connections = 64
+const site = "main"
+const adminPassword = "bench-admin-password"
+const jwtSecret = "bench-secret-of-at-least-32-bytes!!"
+const orderCount = 100
+
+/** The targets of the performance issue (reported, never asserted). */
+const targets = { vsLimit: 0.6, vsFastify: 1, p99Ms: 50, startupMs: 2000 }
+
+const log = (line) => process.stderr.write(`${line}\n`)
+
+const table = (headers, rows) => {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => String(row[i]).length)))
+  const line = (cells) => cells.map((cell, i) => String(cell).padStart(widths[i])).join("  ")
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
+}
+
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+
+// Databases ------------------------------------------------------------------------------------
+
+const onAdmin = async (statement) => {
+  const client = new pg.Client({ connectionString: pgAdminUrl })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A fresh database of `store`: its `WMS_DATABASE_URL` and how to drop it. */
+const freshDatabase = async (store) => {
+  if (store === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "wms-bench-http-"))
+    return { url: `sqlite:${join(dir, "wms.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const name = `wms_bench_http_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
+  await onAdmin(`CREATE DATABASE ${name}`)
+  const url = new URL(pgAdminUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+// Servers --------------------------------------------------------------------------------------
+
+const serverFiles = {
+  wms: join(root, "packages", "http", "dist", "bin.js"),
+  bare: join(root, "bench", "http", "bare.js"),
+  fastify: join(root, "bench", "http", "fastify.js")
+}
+
+/** `200` once `/health` answers it, otherwise the status or the connection error's code. */
+const health = (port) =>
+  fetch(`http://127.0.0.1:${port}/health`).then(
+    async (response) => {
+      await response.arrayBuffer()
+      return response.status
+    },
+    () => 0
+  )
+
+/** Starts a server process and resolves once `/health` answers 200, with the milliseconds that took. */
+const startServer = async (kind, database, { nodeArgs = [] } = {}) => {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [...nodeArgs, serverFiles[kind]], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      WMS_DATABASE_URL: database,
+      WMS_JWT_SECRET: jwtSecret,
+      WMS_SITE: site,
+      WMS_ADMIN_PASSWORD: adminPassword
+    },
+    stdio: ["ignore", "ignore", "pipe"]
+  })
+  let stderr = ""
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4000)
+  })
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  let exitCode
+  exited.then((code) => {
+    exitCode = code
+  })
+  while ((await health(port)) !== 200) {
+    if (exitCode !== undefined) throw new Error(`${kind} server exited with ${exitCode}: ${stderr}`)
+    if (performance.now() - started > 60_000) throw new Error(`${kind} server did not start: ${stderr}`)
+    await sleep(5)
+  }
+  const startupMs = performance.now() - started
+  return {
+    kind,
+    port,
+    startupMs,
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (exitCode === undefined) child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}
+
+// Requests -------------------------------------------------------------------------------------
+
+const call = async (baseUrl, method, path, { token, body } = {}) => {
+  const headers = { site }
+  if (token !== undefined) headers.authorization = `Bearer ${token}`
+  if (body !== undefined) headers["content-type"] = "application/json"
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  const text = await response.text()
+  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
+}
+
+const expectStatus = async (status, pending) => {
+  const response = await pending
+  if (response.status !== status) {
+    throw new Error(`expected ${status}, got ${response.status} ${JSON.stringify(response.body)}`)
+  }
+  return response
+}
+
+const skuIds = ["BENCH-SKU-1", "BENCH-SKU-2", "BENCH-SKU-3"]
+const lines = skuIds.map((sku_id, i) => ({ sku_id, qty: i + 1 }))
+
+/** The body of every `POST /orders`, but its order id. */
+const orderBody = (customerId, carrierId) => ({
+  customer_id: customerId,
+  carrier_id: carrierId,
+  order_date: "2025-01-15",
+  ship_by_date: "2025-01-17",
+  ship_dock: "DOCK-1",
+  lines
+})
+
+const orderId = (n) => `BENCH-${String(n).padStart(5, "0")}`
+
+/** Master data and 100 orders of 3 lines, through the API; answers the order body for `POST /orders`. */
+const seed = async (baseUrl, token) => {
+  await expectStatus(204, call(baseUrl, "POST", "/customers", { token, body: { name: "Bench Customer", town: "Utrecht" } }))
+  await expectStatus(204, call(baseUrl, "POST", "/carriers", { token, body: { name: "Bench Carrier" } }))
+  for (const sku_id of skuIds) {
+    await expectStatus(204, call(baseUrl, "POST", "/skus", { token, body: { sku_id, description: `SKU ${sku_id}` } }))
+  }
+  const customerId = (await expectStatus(200, call(baseUrl, "GET", "/customers", { token }))).body[0].id
+  const carrierId = (await expectStatus(200, call(baseUrl, "GET", "/carriers", { token }))).body[0].id
+  const body = orderBody(customerId, carrierId)
+  for (let n = 1; n <= orderCount; n++) {
+    await expectStatus(204, call(baseUrl, "POST", "/orders", { token, body: { ...body, order_id: orderId(n) } }))
+  }
+  return body
+}
+
+const login = async (baseUrl) =>
+  (await expectStatus(200, call(baseUrl, "POST", "/login", {
+    body: { email: "admin@example.com", password: adminPassword }
+  }))).body.token
+
+/** One autocannon run in its own process. */
+const load = (options) =>
+  new Promise((resolve, reject) => {
+    const child = fork(join(root, "bench", "http", "load.js"), { stdio: ["ignore", "ignore", "inherit", "ipc"] })
+    child.once("message", (message) => (message.error ? reject(new Error(message.error)) : resolve(message.figures)))
+    child.once("error", reject)
+    child.send(options)
+  })
+
+const endpoints = (body) => [
+  { name: "GET /orders/:id", slug: "get-order", method: "GET", path: `/orders/${orderId(orderCount / 2)}` },
+  { name: "GET /orders", slug: "list-orders", method: "GET", path: "/orders" },
+  { name: "POST /orders", slug: "create-order", method: "POST", path: "/orders", body }
+]
+
+const servers = ["bare", "fastify", "wms"]
+const serverNames = { bare: "node:http (limit)", fastify: "Fastify", wms: "wms" }
+
+/** The three endpoints on the three servers, one server process at a time. */
+const measureEndpoints = async (store, database, token, body, profileDir) => {
+  const rows = []
+  const profiles = []
+  for (const endpoint of endpoints(body)) {
+    const answers = {}
+    for (const kind of servers) {
+      const nodeArgs = kind === "wms" && profileDir !== undefined
+        ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${store}-${endpoint.slug}.cpuprofile`]
+        : []
+      const server = await startServer(kind, database, { nodeArgs })
+      try {
+        if (endpoint.method === "GET") {
+          answers[kind] = (await expectStatus(200, call(server.url, "GET", endpoint.path, { token }))).body
+        }
+        const options = {
+          url: server.url,
+          headers: { authorization: `Bearer ${token}`, site },
+          connections,
+          method: endpoint.method,
+          path: endpoint.path,
+          body: endpoint.body,
+          prefix: `${store}-${kind}`
+        }
+        if (Number(values.warmup) > 0) await load({ ...options, durationS: Number(values.warmup), prefix: `${options.prefix}-warm` })
+        const figures = await load({ ...options, durationS: Number(values.duration) })
+        log(`${store} ${endpoint.name} ${serverNames[kind]}: ${figures.rps} req/s, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms`)
+        rows.push({ store, endpoint: endpoint.name, server: kind, ...figures })
+      } finally {
+        await server.stop()
+      }
+    }
+    if (endpoint.method === "GET") {
+      for (const kind of ["bare", "fastify"]) {
+        if (!isDeepStrictEqual(answers[kind], answers.wms)) {
+          throw new Error(`${kind} answers ${endpoint.name} differently from the bundled server`)
+        }
+      }
+    }
+  }
+  if (profileDir !== undefined) {
+    for (const file of readdirSync(profileDir).filter((name) => name.startsWith(`${store}-`))) {
+      profiles.push({ store, file, top: topFrames(join(profileDir, file)) })
+    }
+  }
+  return { rows, profiles }
+}
+
+/** Median start-up of the bundled server on `database`, and on a fresh empty database per run. */
+const measureStartup = async (store, database) => {
+  const existing = []
+  for (let i = 0; i < Number(values.runs); i++) {
+    const server = await startServer("wms", database)
+    existing.push(server.startupMs)
+    await server.stop()
+  }
+  const empty = []
+  for (let i = 0; i < Number(values.runs); i++) {
+    const fresh = await freshDatabase(store)
+    try {
+      const server = await startServer("wms", fresh.url)
+      empty.push(server.startupMs)
+      await server.stop()
+    } finally {
+      await fresh.drop()
+    }
+  }
+  return [
+    { store, database: "existing", median_ms: Math.round(median(existing)), runs_ms: existing.map(Math.round) },
+    { store, database: "empty", median_ms: Math.round(median(empty)), runs_ms: empty.map(Math.round) }
+  ]
+}
+
+const runStore = async (store, profileDir) => {
+  const database = await freshDatabase(store)
+  try {
+    const seeder = await startServer("wms", database.url)
+    let token
+    let body
+    try {
+      token = await login(seeder.url)
+      body = await seed(seeder.url, token)
+    } finally {
+      await seeder.stop()
+    }
+    log(`${store}: seeded ${orderCount} orders of ${lines.length} lines`)
+    const { rows, profiles } = await measureEndpoints(store, database.url, token, body, profileDir)
+    const startup = await measureStartup(store, database.url)
+    return { rows, profiles, startup }
+  } finally {
+    await database.drop()
+  }
+}
+
+const ratio = (a, b) => Math.round((a / b) * 100) / 100
+const verdict = (ok) => (ok ? "ok" : "MISS")
+
+/** Each row with its ratios to the limit and to Fastify of the same store and endpoint. */
+const withRatios = (rows) =>
+  rows.map((row) => {
+    const of = (kind) => rows.find((other) => other.store === row.store && other.endpoint === row.endpoint && other.server === kind)
+    const limit = of("bare")
+    const fastify = of("fastify")
+    const ratios = { vs_limit: ratio(row.rps, limit.rps), vs_fastify: ratio(row.rps, fastify.rps) }
+    if (row.server !== "wms") return { ...row, ...ratios }
+    return {
+      ...row,
+      ...ratios,
+      verdict: {
+        ...(row.store === "sqlite"
+          ? {
+            vs_limit: verdict(ratios.vs_limit >= targets.vsLimit),
+            vs_fastify: verdict(ratios.vs_fastify >= targets.vsFastify)
+          }
+          : {}),
+        p99: verdict(row.p99_ms < targets.p99Ms),
+        answers: verdict(row.non2xx === 0 && row.errors === 0)
+      }
+    }
+  })
+
+const main = async () => {
+  const profileDir = values.profile ? join(results, "profiles.tmp") : undefined
+  if (profileDir !== undefined) {
+    rmSync(profileDir, { recursive: true, force: true })
+    mkdirSync(profileDir, { recursive: true })
+  }
+  const started = Date.now()
+  const all = { rows: [], profiles: [], startup: [] }
+  for (const store of values.stores.split(",")) {
+    const { rows, profiles, startup } = await runStore(store, profileDir)
+    all.rows.push(...rows)
+    all.profiles.push(...profiles)
+    all.startup.push(...startup)
+  }
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
+    command: `node bench/http.js${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""}`,
+    duration_s: Math.round((Date.now() - started) / 1000),
+    load: { connections, duration_s: Number(values.duration), warmup_s: Number(values.warmup), orders: orderCount, lines_per_order: lines.length },
+    targets,
+    http: withRatios(all.rows),
+    startup: all.startup.map((row) => ({ ...row, verdict: verdict(row.median_ms <= targets.startupMs) })),
+    ...(profileDir === undefined ? {} : { profiles: all.profiles })
+  }
+  mkdirSync(results, { recursive: true })
+  writeFileSync(values.output, `${JSON.stringify(report, null, 2)}\n`)
+
+  for (const { store, file, top } of report.profiles ?? []) {
+    log(`\n${store} ${file}: top frames by self time`)
+    for (const frame of top) log(`  ${(frame.share * 100).toFixed(1).padStart(5)}%  ${frame.frame}`)
+  }
+  console.log(table(
+    ["HTTP", "endpoint", "server", "req/s", "p50 ms", "p99 ms", "× limit", "× Fastify", "non-2xx", "verdict"],
+    report.http.map((row) => [
+      row.store,
+      row.endpoint,
+      serverNames[row.server],
+      row.rps,
+      row.p50_ms,
+      row.p99_ms,
+      row.vs_limit.toFixed(2),
+      row.vs_fastify.toFixed(2),
+      row.non2xx + row.errors,
+      row.verdict === undefined ? "" : Object.entries(row.verdict).map(([key, value]) => `${key} ${value}`).join(", ")
+    ])
+  ))
+  console.log()
+  console.log(table(
+    ["start-up", "database", "median ms", "runs ms", "target ms", "verdict"],
+    report.startup.map((row) => [row.store, row.database, row.median_ms, row.runs_ms.join(" "), targets.startupMs, row.verdict])
+  ))
+  console.log(`\n${connections} connections, ${values.duration} s per figure after ${values.warmup} s of warm-up; ` +
+    `the limit and Fastify check no token and no site header. Written to ${relative(root, values.output)}.`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
