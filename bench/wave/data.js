@@ -102,7 +102,8 @@ export const seedSqlite = (filename, data) => {
     const order = db.prepare(`INSERT INTO orders (site_id, order_id, client_id, order_date, status_id, customer_id,
       ship_by_date, carrier_id, ship_dock, created_at, created_by) VALUES (?, ?, NULL, ?, 14, NULL, ?, NULL, ?, ?, ?)`)
     const ids = data.orders.map((o) =>
-      Number(order.run(SITE, o.order_id, o.order_date, o.ship_by_date, o.ship_dock, CREATED_AT, adminId).lastInsertRowid)
+      Number(order.run(SITE, o.order_id, o.order_date, o.ship_by_date, o.ship_dock, CREATED_AT, adminId)
+        .lastInsertRowid)
     )
     const line = db.prepare("INSERT INTO order_lines (order_ref, line, sku_id, qty) VALUES (?, ?, ?, ?)")
     for (const l of data.lines) line.run(ids[l.order], l.line, l.sku_id, l.qty)

@@ -74,7 +74,8 @@ const program = Effect.gen(function*() {
       (SELECT CAST(count(*) AS INTEGER) FROM claims WHERE wave_id = ${created.wave_id}) AS claims,
       (SELECT CAST(COALESCE(sum(qty), 0) AS INTEGER) FROM claims WHERE wave_id = ${created.wave_id}) AS qty,
       (SELECT CAST(count(DISTINCT content_id) AS INTEGER) FROM claims WHERE wave_id = ${created.wave_id}) AS contents,
-      (SELECT CAST(count(*) AS INTEGER) FROM inventory_transactions WHERE transaction_type = 'Allocate') AS transactions,
+      (SELECT CAST(count(*) AS INTEGER) FROM inventory_transactions
+        WHERE transaction_type = 'Allocate') AS transactions,
       (SELECT CAST(count(*) AS INTEGER) FROM events) AS events`
   return {
     createMs: t1 - t0,

@@ -1,10 +1,11 @@
 /**
  * The wave benchmark: for each store and size, one seeded template database, then the engine
  * and the raw-SQL lower bound each on a fresh copy of it, each in its own child process,
- * alternating, `repeat` times. Figures are medians; the ratio is engine / lower bound.
+ * alternating. Times are medians, the peak RSS the highest of the runs; the ratio is engine / lower
+ * bound.
  */
 import { fork } from "node:child_process"
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -80,14 +81,30 @@ const stores = {
   })
 }
 
+/** The functions with the most self time in a `--cpu-prof` profile, with their milliseconds. */
+export const topFrames = (file, count = 12) => {
+  const profile = JSON.parse(readFileSync(file, "utf8"))
+  const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length)
+  const self = new Map()
+  for (const { callFrame, hitCount } of profile.nodes) {
+    if (hitCount === 0 || callFrame.functionName === "(idle)") continue
+    const file = callFrame.url.replace(/^.*\/(node_modules|packages)\//, "")
+    const place = file === "" ? "" : ` ${file}:${callFrame.lineNumber + 1}`
+    const frame = `${callFrame.functionName || "(anonymous)"}${place}`
+    self.set(frame, (self.get(frame) ?? 0) + hitCount)
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, count)
+    .map(([frame, hits]) => ({ frame, self_ms: Math.round((hits * interval) / 1000) }))
+}
+
 const sameCounts = (a, b) => Object.keys(a).every((key) => a[key] === b[key])
 
-/** Rows a start writes: claimsets, claims, Allocate transactions, contents, order statuses, the wave, events. */
+/** Rows a start writes: claimsets, claims, Allocate transactions, contents, order statuses, wave, events. */
 const rowsOfStart = (c) => c.claimsets + c.claims + c.transactions + c.contents + c.wave_orders + 1 + c.events
 
 /**
- * Measures every store × size; `profileDir` makes the engine children write `--cpu-prof` profiles.
- * Answers one row per store and size, plus the scaling of the largest size against the smallest.
+ * Measures every store × size, `repeat(lines)` times each; with `profileDir` the engine children
+ * write `--cpu-prof` profiles there. Answers one row per store and size.
  */
 export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log }) => {
   const folder = mkdtempSync(join(tmpdir(), "wms-bench-"))
@@ -101,20 +118,29 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
         const template = await store.template(lines, generate(lines))
         const runs = { engine: [], raw: [] }
         try {
-          for (let i = 0; i < repeat; i++) {
+          for (let i = 0; i < repeat(lines); i++) {
             // Alternate which goes first, so drift on a shared machine hits both alike.
             for (const variant of i % 2 === 0 ? ["raw", "engine"] : ["engine", "raw"]) {
               const copy = await store.copy(template, `${variant}_${lines}_${i}`)
               try {
-                const execArgv = variant === "engine" && profileDir !== undefined
-                  ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=wave-${storeName}-${lines}-${i}.cpuprofile`]
-                  : []
+                const profile = variant === "engine" && profileDir !== undefined
+                  ? `wave-${storeName}-${lines}-${i}.cpuprofile`
+                  : undefined
+                const execArgv = profile === undefined
+                  ? []
+                  : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profile}`]
                 const result = await child(`${variant}.js`, [copy.database, String(template.definitionId)], execArgv)
-                log(`  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, start ${result.startMs.toFixed(0)} ms ` +
-                  `(cpu ${result.startCpuMs.toFixed(0)} ms), ` +
+                log(`  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, ` +
+                  `start ${result.startMs.toFixed(0)} ms (cpu ${result.startCpuMs.toFixed(0)} ms), ` +
                   `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB`)
                 if (result.spans !== undefined) {
-                  log(`         ${Object.entries(result.spans).slice(0, 12).map(([name, s]) => `${name} ${s.ms}`).join(", ")}`)
+                  const spans = Object.entries(result.spans).slice(0, 12)
+                  log(`         ${spans.map(([name, span]) => `${name} ${span.ms}`).join(", ")}`)
+                }
+                if (profile !== undefined) {
+                  for (const { frame, self_ms } of topFrames(join(profileDir, profile))) {
+                    log(`         ${String(self_ms).padStart(6)} ms  ${frame}`)
+                  }
                 }
                 runs[variant].push(result)
               } finally {
@@ -160,7 +186,7 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
           ratio_start: round(engineStart / rawStart, 2),
           ratio_start_cpu: round(engineCpu / rawCpu, 2),
           ratio_create: round(engineCreate / rawCreate, 2),
-          runs: repeat
+          runs: repeat(lines)
         })
       }
     }

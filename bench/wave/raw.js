@@ -143,7 +143,8 @@ const sqlite = (filename) => {
     JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ?`).all(waveId)
   const skuIds = [...new Set(lines.map((line) => line.sku_id))]
   const stock = db.prepare(`SELECT ${STOCK_COLUMNS} FROM contents WHERE site_id = ? AND sku_id IN (SELECT value
-    FROM json_each(?)) AND qty - qty_allocated - qty_tasked_from > 0 ORDER BY content_id`).all(SITE, JSON.stringify(skuIds))
+    FROM json_each(?)) AND qty - qty_allocated - qty_tasked_from > 0 ORDER BY content_id`)
+    .all(SITE, JSON.stringify(skuIds))
   const defaultDock = db.prepare("SELECT default_dock FROM sites WHERE site_id = ?").pluck().get(SITE)
   const allocation = plan(toOrders(headers, lines), stock, waveId, definition, defaultDock)
   const createdAt = new Date().toISOString()
@@ -177,7 +178,9 @@ const sqlite = (filename) => {
   const order = db.prepare("UPDATE orders SET status_id = ? WHERE id = ?")
   for (const [ref, status] of allocation.orderStatuses) order.run(status, ref)
   db.prepare("UPDATE waves SET status_id = 15 WHERE id = ?").run(waveId)
-  const event = db.prepare("INSERT INTO events (event_type, site_id, client_id, created_at, data) VALUES (?, ?, ?, ?, ?)")
+  const event = db.prepare(
+    "INSERT INTO events (event_type, site_id, client_id, created_at, data) VALUES (?, ?, ?, ?, ?)"
+  )
   const events = orderEvents(headers, lines, allocation)
   for (const e of events) event.run("order_allocated", SITE, e.client_id, createdAt, e.data)
   event.run("wave_started", SITE, null, createdAt, waveEvent(waveId, definition, lines, allocation))
@@ -185,7 +188,8 @@ const sqlite = (filename) => {
   const startMs = performance.now() - t1
   const { user, system } = process.cpuUsage(cpu)
   db.close()
-  return { createMs, startMs, startCpuMs: (user + system) / 1000, allocation, events: events.length + 1, attached: candidates.length }
+  const startCpuMs = (user + system) / 1000
+  return { createMs, startMs, startCpuMs, allocation, events: events.length + 1, attached: candidates.length }
 }
 
 const postgres = async (url) => {
@@ -289,7 +293,8 @@ const postgres = async (url) => {
     await client.query("COMMIT")
     const startMs = performance.now() - t1
     const { user, system } = process.cpuUsage(cpu)
-    return { createMs, startMs, startCpuMs: (user + system) / 1000, allocation, events: events.length, attached: candidates.length }
+    const startCpuMs = (user + system) / 1000
+    return { createMs, startMs, startCpuMs, allocation, events: events.length, attached: candidates.length }
   } finally {
     await client.end()
   }

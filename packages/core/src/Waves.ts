@@ -58,8 +58,8 @@ const claimsPerBatch = 1_000
 /** `order_allocated` events of a wave start: the window in which they are ordered by order id. */
 const eventWindow = 5_000
 
-/** Orders read and published per batch of `order_allocated` events. */
-const eventBatch = 500
+/** Orders read and published per batch of `order_allocated` events: few enough to die young in the heap. */
+const eventBatch = 200
 
 export const waveNotFound = (waveId: number) => new NotFound({ message: `Wave met id ${waveId} niet gevonden` })
 
@@ -133,8 +133,8 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     const publishStart = Effect.fn("Waves.publishStart")(function*(wave: StoredWave, statuses: ReadonlyMap<number, StatusId>) {
       const allocated = [...statuses].filter(([, status]) => status !== Status.Released).map(([ref]) => ref)
       // Events go out in windows of 5,000 orders of the serving order, by id within a window. Each
-      // window is read and published a few hundred orders at a time, so that a wave of 100,000
-      // orders never holds more than a few hundred order views at once.
+      // window is read and published a couple of hundred orders at a time, so that a wave of 100,000
+      // orders never holds more than that many order views at once.
       for (let start = 0; start < allocated.length; start += eventWindow) {
         const window = allocated.slice(start, start + eventWindow).sort((a, b) => a - b)
         for (let from = 0; from < window.length; from += eventBatch) {
