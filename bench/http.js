@@ -5,7 +5,7 @@
  * on one SQLite file and one PostgreSQL database each; then the bundled server's start-up, to the
  * first 200 on `/health`. Prints one table and writes `bench/results/http.json`.
  *
- *   node bench/http.js [--stores sqlite,postgres] [--duration 10] [--warmup 3] [--runs 5] [--profile]
+ *   node bench/http.js [--stores sqlite,postgres] [--duration 10] [--warmup 3] [--runs 5] [--profile] [--bin <file>]
  *
  * Each server runs in its own process, one at a time, and autocannon (64 connections) in another.
  * The options can also be given as `WMS_BENCH_HTTP_STORES`, `WMS_BENCH_HTTP_DURATION` (seconds
@@ -13,13 +13,14 @@
  * `--profile` runs the bundled server under `--cpu-prof` (one profile per endpoint, in
  * `bench/results/profiles.tmp/`) and prints its top frames. PostgreSQL is reached at
  * `WMS_BENCH_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`), from which throw-away
- * databases are created and dropped. Needs the build (`npm run build`).
+ * databases are created and dropped. `--bin` measures another build of the server (default
+ * `packages/http/dist/bin.js`), e.g. one of an earlier commit. Needs the build (`npm run build`).
  */
 import { fork, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
-import { join, relative } from "node:path"
+import { join, relative, resolve } from "node:path"
 import { isDeepStrictEqual, parseArgs } from "node:util"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: process.env.WMS_BENCH_HTTP_WARMUP ?? "3" },
     runs: { type: "string", default: "5" },
     profile: { type: "boolean", default: false },
+    bin: { type: "string", default: join(root, "packages", "http", "dist", "bin.js") },
     output: { type: "string", default: join(results, "http.json") }
   }
 })
@@ -64,6 +66,16 @@ const median = (numbers) => {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** CPU milliseconds (user + system) a process has used so far; undefined where `/proc` is missing. */
+const cpuMs = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return undefined
+  }
+}
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -103,7 +115,7 @@ const freshDatabase = async (store) => {
 // Servers --------------------------------------------------------------------------------------
 
 const serverFiles = {
-  wms: join(root, "packages", "http", "dist", "bin.js"),
+  wms: resolve(values.bin),
   bare: join(root, "bench", "http", "bare.js"),
   fastify: join(root, "bench", "http", "fastify.js")
 }
@@ -153,6 +165,7 @@ const startServer = async (kind, database, { nodeArgs = [] } = {}) => {
   return {
     kind,
     port,
+    pid: child.pid,
     startupMs,
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
@@ -204,7 +217,8 @@ const orderId = (n) => `BENCH-${String(n).padStart(5, "0")}`
 
 /** Master data and 100 orders of 3 lines, through the API; answers the order body for `POST /orders`. */
 const seed = async (baseUrl, token) => {
-  await expectStatus(204, call(baseUrl, "POST", "/customers", { token, body: { name: "Bench Customer", town: "Utrecht" } }))
+  const customer = { name: "Bench Customer", town: "Utrecht" }
+  await expectStatus(204, call(baseUrl, "POST", "/customers", { token, body: customer }))
   await expectStatus(204, call(baseUrl, "POST", "/carriers", { token, body: { name: "Bench Carrier" } }))
   for (const sku_id of skuIds) {
     await expectStatus(204, call(baseUrl, "POST", "/skus", { token, body: { sku_id, description: `SKU ${sku_id}` } }))
@@ -265,10 +279,18 @@ const measureEndpoints = async (store, database, token, body, profileDir) => {
           body: endpoint.body,
           prefix: `${store}-${kind}`
         }
-        if (Number(values.warmup) > 0) await load({ ...options, durationS: Number(values.warmup), prefix: `${options.prefix}-warm` })
+        if (Number(values.warmup) > 0) {
+          await load({ ...options, durationS: Number(values.warmup), prefix: `${options.prefix}-warm` })
+        }
+        const cpuBefore = cpuMs(server.pid)
         const figures = await load({ ...options, durationS: Number(values.duration) })
-        log(`${store} ${endpoint.name} ${serverNames[kind]}: ${figures.rps} req/s, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms`)
-        rows.push({ store, endpoint: endpoint.name, server: kind, ...figures })
+        const cpuAfter = cpuMs(server.pid)
+        const cpu_us_per_request = cpuBefore === undefined || cpuAfter === undefined
+          ? null
+          : Math.round(((cpuAfter - cpuBefore) * 1000) / figures.requests)
+        log(`${store} ${endpoint.name} ${serverNames[kind]}: ${figures.rps} req/s, p50 ${figures.p50_ms} ms, ` +
+          `p99 ${figures.p99_ms} ms, ${cpu_us_per_request} µs CPU/request`)
+        rows.push({ store, endpoint: endpoint.name, server: kind, ...figures, cpu_us_per_request })
       } finally {
         await server.stop()
       }
@@ -341,7 +363,8 @@ const verdict = (ok) => (ok ? "ok" : "MISS")
 /** Each row with its ratios to the limit and to Fastify of the same store and endpoint. */
 const withRatios = (rows) =>
   rows.map((row) => {
-    const of = (kind) => rows.find((other) => other.store === row.store && other.endpoint === row.endpoint && other.server === kind)
+    const of = (kind) =>
+      rows.find((other) => other.store === row.store && other.endpoint === row.endpoint && other.server === kind)
     const limit = of("bare")
     const fastify = of("fastify")
     const ratios = { vs_limit: ratio(row.rps, limit.rps), vs_fastify: ratio(row.rps, fastify.rps) }
@@ -378,10 +401,21 @@ const main = async () => {
   }
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memory_gib: Math.round(totalmem() / 2 ** 30),
+      node: process.version
+    },
     command: `node bench/http.js${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""}`,
     duration_s: Math.round((Date.now() - started) / 1000),
-    load: { connections, duration_s: Number(values.duration), warmup_s: Number(values.warmup), orders: orderCount, lines_per_order: lines.length },
+    load: {
+      connections,
+      duration_s: Number(values.duration),
+      warmup_s: Number(values.warmup),
+      orders: orderCount,
+      lines_per_order: lines.length
+    },
     targets,
     http: withRatios(all.rows),
     startup: all.startup.map((row) => ({ ...row, verdict: verdict(row.median_ms <= targets.startupMs) })),
@@ -395,7 +429,8 @@ const main = async () => {
     for (const frame of top) log(`  ${(frame.share * 100).toFixed(1).padStart(5)}%  ${frame.frame}`)
   }
   console.log(table(
-    ["HTTP", "endpoint", "server", "req/s", "p50 ms", "p99 ms", "× limit", "× Fastify", "non-2xx", "verdict"],
+    ["HTTP", "endpoint", "server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "× limit", "× Fastify", "non-2xx",
+      "verdict"],
     report.http.map((row) => [
       row.store,
       row.endpoint,
@@ -403,6 +438,7 @@ const main = async () => {
       row.rps,
       row.p50_ms,
       row.p99_ms,
+      row.cpu_us_per_request ?? "",
       row.vs_limit.toFixed(2),
       row.vs_fastify.toFixed(2),
       row.non2xx + row.errors,
@@ -412,7 +448,8 @@ const main = async () => {
   console.log()
   console.log(table(
     ["start-up", "database", "median ms", "runs ms", "target ms", "verdict"],
-    report.startup.map((row) => [row.store, row.database, row.median_ms, row.runs_ms.join(" "), targets.startupMs, row.verdict])
+    report.startup.map((row) =>
+      [row.store, row.database, row.median_ms, row.runs_ms.join(" "), targets.startupMs, row.verdict])
   ))
   console.log(`\n${connections} connections, ${values.duration} s per figure after ${values.warmup} s of warm-up; ` +
     `the limit and Fastify check no token and no site header. Written to ${relative(root, values.output)}.`)

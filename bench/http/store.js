@@ -181,7 +181,9 @@ const pgStore = (url) => {
         if (order.customer_id !== null) {
           const { rows } = await query(client, "customer",
             "SELECT id FROM customers WHERE id = $1 AND site_id = $2", [order.customer_id, site])
-          if (rows.length === 0) throw invalid(`Invalid field customer_id: customer ${order.customer_id} does not exist`)
+          if (rows.length === 0) {
+            throw invalid(`Invalid field customer_id: customer ${order.customer_id} does not exist`)
+          }
         }
         if (order.carrier_id !== null) {
           const { rows } = await query(client, "carrier", "SELECT id FROM carriers WHERE id = $1 AND site_id = $2",
