@@ -208,6 +208,7 @@ export const scaling = (rows) =>
       store,
       lines_factor: round(large.lines / small.lines, 1),
       start_time_factor: round(large.engine.start_ms / small.engine.start_ms, 2),
+      start_cpu_factor: round(large.engine.start_cpu_ms / small.engine.start_cpu_ms, 2),
       lower_bound_time_factor: round(large.lower_bound.start_ms / small.lower_bound.start_ms, 2)
     }]
   })
