@@ -20,6 +20,10 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    pool: "forks"
+    pool: "forks",
+    // The suites wait on databases and server processes far more than on the CPU: three at a
+    // time keep both cores busy (vitest's default on two cores is one).
+    maxWorkers: 3,
+    minWorkers: 1
   }
 })
