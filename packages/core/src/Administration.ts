@@ -42,23 +42,23 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
     // Verifying against this hash when the e-mail is unknown keeps the answer time the same.
     const decoyHash = yield* hasher.hash("decoy password")
 
-    const listSites = Effect.fn("Administration.listSites")(function*(actor: Actor) {
+    const listSites = Effect.fnUntraced(function*(actor: Actor) {
       yield* requireAdmin(actor)
       return yield* sites.listSites
     })
 
-    const createSite = Effect.fn("Administration.createSite")(function*(actor: Actor, input: NewSite) {
+    const createSite = Effect.fnUntraced(function*(actor: Actor, input: NewSite) {
       yield* requireAdmin(actor)
       const inserted = yield* sites.insertSite(new Site(input))
       if (!inserted) return yield* new Conflict({ message: `Site ${input.site_id} already exists` })
     }, atomically)
 
-    const listClients = Effect.fn("Administration.listClients")(function*(actor: Actor) {
+    const listClients = Effect.fnUntraced(function*(actor: Actor) {
       yield* requireAdmin(actor)
       return yield* sites.listClients(actor.scope.site_id)
     })
 
-    const createClient = Effect.fn("Administration.createClient")(function*(actor: Actor, input: NewClient) {
+    const createClient = Effect.fnUntraced(function*(actor: Actor, input: NewClient) {
       yield* requireAdmin(actor)
       if (!actor.scope.fulfillment) {
         return yield* new Conflict({ message: `Site ${actor.scope.site_id} is not a fulfillment site` })
@@ -67,12 +67,12 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
       if (!inserted) return yield* new Conflict({ message: `Client ${input.client_id} already exists` })
     }, atomically)
 
-    const listUsers = Effect.fn("Administration.listUsers")(function*(actor: Actor) {
+    const listUsers = Effect.fnUntraced(function*(actor: Actor) {
       yield* requireAdmin(actor)
       return yield* users.list(actor.scope.site_id)
     })
 
-    const insertUser = Effect.fn("Administration.insertUser")(function*(input: NewUser, passwordHash: string) {
+    const insertUser = Effect.fnUntraced(function*(input: NewUser, passwordHash: string) {
       if (Option.isNone(yield* sites.findSite(input.site))) {
         return yield* new InvalidInput({ message: `site: site ${input.site} does not exist` })
       }
@@ -92,14 +92,14 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
       return user
     }, atomically)
 
-    const createUser = Effect.fn("Administration.createUser")(function*(actor: Actor, input: NewUser) {
+    const createUser = Effect.fnUntraced(function*(actor: Actor, input: NewUser) {
       yield* requireAdmin(actor)
       // Hash outside the transaction: it is slow on purpose and must not hold the store.
       const passwordHash = yield* hasher.hash(input.password)
       return yield* insertUser(input, passwordHash)
     })
 
-    const authenticate = Effect.fn("Administration.authenticate")(function*(email: string, password: string) {
+    const authenticate = Effect.fnUntraced(function*(email: string, password: string) {
       const found = yield* users.findByEmail(normalizeEmail(email))
       const valid = yield* hasher.verify(password, Option.match(found, {
         onNone: () => decoyHash,
@@ -111,13 +111,13 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
       return { user, site }
     })
 
-    const actorFor = Effect.fn("Administration.actorFor")(function*(principal: Principal, siteHeader: string) {
+    const actorFor = Effect.fnUntraced(function*(principal: Principal, siteHeader: string) {
       const target = yield* sites.findTarget(siteHeader)
       const scope = yield* resolveScope(principal, Option.getOrUndefined(target))
       return { userId: principal.userId, admin: principal.admin, scope } satisfies Actor
     })
 
-    const bootstrap = Effect.fn("Administration.bootstrap")(function*(config: BootstrapConfig) {
+    const bootstrap = Effect.fnUntraced(function*(config: BootstrapConfig) {
       if ((yield* users.count) > 0) return Option.none<BootstrappedAdmin>()
       const generated = Option.isNone(config.adminPassword) ? Option.some(yield* randomPassword) : Option.none()
       const password = Option.getOrThrow(Option.orElse(config.adminPassword, () => generated))

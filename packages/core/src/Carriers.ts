@@ -48,24 +48,24 @@ export class Carriers extends Effect.Service<Carriers>()("@wms/core/Carriers", {
           ? Effect.succeed(found.value)
           : Effect.fail(notFound(id)))
 
-    const list = Effect.fn("Carriers.list")(function*(actor: Actor, window: ListWindow = {}) {
+    const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       return yield* repository.list(actor.scope.site_id, window)
     })
 
-    const get = Effect.fn("Carriers.get")(function*(actor: Actor, id: number) {
+    const get = Effect.fnUntraced(function*(actor: Actor, id: number) {
       return yield* visible(actor, id, "none")
     })
 
-    const create = Effect.fn("Carriers.create")(function*(actor: Actor, input: CarrierInput) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: CarrierInput) {
         return yield* repository.insert(actor.scope.site_id, input)
     }, atomically)
 
-    const update = Effect.fn("Carriers.update")(function*(actor: Actor, id: number, input: CarrierInput) {
+    const update = Effect.fnUntraced(function*(actor: Actor, id: number, input: CarrierInput) {
         yield* visible(actor, id, "none")
       if (!(yield* repository.update(id, input))) return yield* notFound(id)
     }, atomically)
 
-    const remove = Effect.fn("Carriers.remove")(function*(actor: Actor, id: number) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, id: number) {
         // The lock keeps an order from taking the carrier while it is checked.
       yield* visible(actor, id, "update")
       if (yield* repository.isReferenced(id)) return yield* new Conflict({ message: `Carrier ${id} is used by orders` })

@@ -26,7 +26,7 @@ export const systemUserId = UserId.make("system")
  * The actor of trusted in-process code: an admin acting on `target` (a site id, or a client id of
  * a fulfillment site), recorded as `userId` (default `system`). No password, no user record.
  */
-export const systemActor = Effect.fn("Embedding.systemActor")(function*(
+export const systemActor = Effect.fnUntraced(function*(
   target: string,
   options: { readonly userId?: string } = {}
 ) {
@@ -40,7 +40,7 @@ export const systemActor = Effect.fn("Embedding.systemActor")(function*(
  * The actor of a stored user on `target`, with that user's rights, without its password: for an
  * application that authenticated the person itself. An unknown e-mail: 401.
  */
-export const userActor = Effect.fn("Embedding.userActor")(function*(email: string, target: string) {
+export const userActor = Effect.fnUntraced(function*(email: string, target: string) {
   const users = yield* UserRepository
   const administration = yield* Administration
   const found = yield* users.findByEmail(normalizeEmail(email))
@@ -56,7 +56,7 @@ export const userActor = Effect.fn("Embedding.userActor")(function*(email: strin
  * Creates the site when no site or client has its id yet (not a fulfillment site, named after its
  * id); true when it did. Lets an embedding application start on an empty database.
  */
-export const ensureSite = Effect.fn("Embedding.ensureSite")(function*(siteId: string) {
+export const ensureSite = Effect.fnUntraced(function*(siteId: string) {
   const sites = yield* SiteRepository
   const { atomically } = yield* Transactor
   const id = yield* decodeInput(SiteId, siteId, "site")

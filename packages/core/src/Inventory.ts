@@ -147,11 +147,11 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       notes: item.notes
     })
 
-    const overview = Effect.fn("Inventory.overview")(function*(actor: Actor) {
+    const overview = Effect.fnUntraced(function*(actor: Actor) {
       return (yield* repository.listContents(actor.scope)).map(toOverview)
     })
 
-    const content = Effect.fn("Inventory.content")(function*(actor: Actor, contentId: number) {
+    const content = Effect.fnUntraced(function*(actor: Actor, contentId: number) {
       const found = yield* repository.findContent(actor.scope, contentId)
       if (Option.isNone(found)) {
         return yield* new NotFound({ message: `Inventory content with contentId ${contentId} not found` })
@@ -159,11 +159,11 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       return toOverview(found.value)
     })
 
-    const transactions = Effect.fn("Inventory.transactions")(function*(actor: Actor) {
+    const transactions = Effect.fnUntraced(function*(actor: Actor) {
       return (yield* repository.listTransactions(actor.scope)).map(toTransaction)
     })
 
-    const transaction = Effect.fn("Inventory.transaction")(function*(actor: Actor, id: number) {
+    const transaction = Effect.fnUntraced(function*(actor: Actor, id: number) {
       const found = yield* repository.findTransaction(actor.scope, id)
       if (Option.isNone(found)) {
         return yield* new NotFound({ message: `Inventory transaction with transactionId ${id} not found` })
@@ -171,18 +171,18 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       return toTransaction(found.value)
     })
 
-    const lostAndFound = Effect.fn("Inventory.lostAndFound")(function*(actor: Actor) {
+    const lostAndFound = Effect.fnUntraced(function*(actor: Actor) {
       return (yield* repository.listLostAndFound(actor.scope)).map(toLostAndFound)
     })
 
-    const lostAndFoundItem = Effect.fn("Inventory.lostAndFoundItem")(function*(actor: Actor, id: number) {
+    const lostAndFoundItem = Effect.fnUntraced(function*(actor: Actor, id: number) {
       const found = yield* repository.findLostAndFound(actor.scope, id)
       if (Option.isNone(found)) return yield* new NotFound({ message: `Lost and found item with id ${id} not found` })
       return toLostAndFound(found.value)
     })
 
     /** The content an adjustment names, locked; a positive one may create it at its key. */
-    const contentToAdjust = Effect.fn("Inventory.contentToAdjust")(function*(actor: Actor, request: AdjustmentRequest) {
+    const contentToAdjust = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
       if (request.content_id !== null) {
         const found = yield* repository.lockContent(actor.scope, request.content_id)
         if (Option.isNone(found)) {
@@ -227,7 +227,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       return { ...fresh, content_id: yield* repository.insertContent(fresh) }
     })
 
-    const adjustStock = Effect.fn("Inventory.adjust")(function*(actor: Actor, request: AdjustmentRequest) {
+    const adjustStock = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
       const target = yield* contentToAdjust(actor, request)
       const next = yield* adjust(target, request.qty)
       yield* repository.setQuantities(target.content_id, next)

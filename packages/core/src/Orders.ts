@@ -122,7 +122,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
         Option.match({ onNone: () => Effect.fail(orderNotFound(orderId)), onSome: Effect.succeed })
       )
 
-    const checkReferences = Effect.fn("Orders.checkReferences")(function*(
+    const checkReferences = Effect.fnUntraced(function*(
       actor: Actor,
       fields: { readonly customer_id?: number | null; readonly carrier_id?: number | null }
     ) {
@@ -135,7 +135,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     })
 
     // `pathOf(i)` is the field path of line i's sku_id, as the body shapes it.
-    const checkSkus = Effect.fn("Orders.checkSkus")(function*(
+    const checkSkus = Effect.fnUntraced(function*(
       actor: Actor,
       lines: ReadonlyArray<{ readonly sku_id: string }>,
       pathOf: (index: number) => string
@@ -146,7 +146,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (missing >= 0) return yield* invalidField(pathOf(missing), `sku ${lines[missing].sku_id} does not exist`)
     })
 
-    const requireReleased = Effect.fn("Orders.requireReleased")(function*(header: OrderRow, action: string) {
+    const requireReleased = Effect.fnUntraced(function*(header: OrderRow, action: string) {
       const status = yield* orders.lock(header.ref)
       if (Option.isNone(status)) return yield* orderNotFound(header.order_id)
       if (status.value !== Status.Released) {
@@ -168,7 +168,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
           Effect.succeed(lines.map((line, i) => ({ line: numbers[i], sku_id: line.sku_id, qty: line.qty })))
       })
 
-    const insertLines = Effect.fn("Orders.insertLines")(function*(
+    const insertLines = Effect.fnUntraced(function*(
       ref: number,
       orderId: string,
       lines: ReadonlyArray<OrderLineWrite>
@@ -179,7 +179,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (taken.length > 0) return yield* lineExists(orderId, taken[0])
     })
 
-    const list = Effect.fn("Orders.list")(function*(actor: Actor, options: { readonly lines: boolean }) {
+    const list = Effect.fnUntraced(function*(actor: Actor, options: { readonly lines: boolean }) {
       const timeZone = yield* TimeZone
       const stored = yield* orders.list(actor.scope, options.lines)
       return options.lines
@@ -187,11 +187,11 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
         : stored.map((order): OrderListItem => toOrderHeader(order.header, timeZone))
     })
 
-    const get = Effect.fn("Orders.get")(function*(actor: Actor, orderId: string) {
+    const get = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
       return toOrder(yield* findOrder(actor, orderId), yield* TimeZone)
     })
 
-    const create = Effect.fn("Orders.create")(function*(actor: Actor, input: NewOrder) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: NewOrder) {
       const newLines = input.lines ?? []
       yield* checkReferences(actor, input)
       yield* checkSkus(actor, newLines, (i) => `lines.${i}.sku_id`)
@@ -212,7 +212,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       yield* insertLines(ref.value, input.order_id, lines)
     }, atomically)
 
-    const update = Effect.fn("Orders.update")(function*(actor: Actor, orderId: string, input: OrderUpdate) {
+    const update = Effect.fnUntraced(function*(actor: Actor, orderId: string, input: OrderUpdate) {
       yield* checkReferences(actor, input)
       const { header } = yield* findOrder(actor, orderId)
       const changes: { -readonly [K in keyof OrderFields]?: OrderFields[K] } = {}
@@ -225,7 +225,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     }, atomically)
 
     // An allocated order gives its stock back first; once picking has started it stays.
-    const remove = Effect.fn("Orders.remove")(function*(actor: Actor, orderId: string) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
       const { header } = yield* findOrder(actor, orderId)
       const status = yield* orders.lock(header.ref)
       if (Option.isNone(status)) return yield* orderNotFound(orderId)
@@ -239,17 +239,17 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       yield* orders.remove(header.ref)
     }, atomically)
 
-    const listLines = Effect.fn("Orders.listLines")(function*(actor: Actor, orderId: string) {
+    const listLines = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
       return (yield* get(actor, orderId)).lines
     })
 
-    const getLine = Effect.fn("Orders.getLine")(function*(actor: Actor, orderId: string, line: number) {
+    const getLine = Effect.fnUntraced(function*(actor: Actor, orderId: string, line: number) {
       const found = (yield* get(actor, orderId)).lines.find((_) => _.line === line)
       if (found === undefined) return yield* lineNotFound(orderId, line)
       return found
     })
 
-    const addLines = Effect.fn("Orders.addLines")(function*(
+    const addLines = Effect.fnUntraced(function*(
       actor: Actor,
       orderId: string,
       input: NewOrderLine | ReadonlyArray<NewOrderLine>
@@ -262,7 +262,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       yield* insertLines(header.ref, orderId, numbered)
     }, atomically)
 
-    const updateLine = Effect.fn("Orders.updateLine")(function*(
+    const updateLine = Effect.fnUntraced(function*(
       actor: Actor,
       orderId: string,
       line: number,
@@ -277,7 +277,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       }
     }, atomically)
 
-    const removeLine = Effect.fn("Orders.removeLine")(function*(actor: Actor, orderId: string, line: number) {
+    const removeLine = Effect.fnUntraced(function*(actor: Actor, orderId: string, line: number) {
       const { header, lines } = yield* findOrder(actor, orderId)
       if (!lines.some((_) => _.line === line)) return yield* lineNotFound(orderId, line)
       yield* requireReleased(header, "its lines can change")

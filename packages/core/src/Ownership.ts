@@ -8,7 +8,7 @@ import type { ClientId } from "./Ids.js"
 import { SiteRepository } from "./SiteRepository.js"
 import type { Owner, Scope } from "./Tenancy.js"
 
-export const ownerForWrite = Effect.fn("Ownership.ownerForWrite")(function*(
+export const ownerForWrite = Effect.fnUntraced(function*(
   scope: Scope,
   requested: ClientId | null | undefined,
   field = "client_id"

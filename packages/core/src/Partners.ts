@@ -49,8 +49,8 @@ export const PartnerInput = Schema.Struct({
 export type PartnerInput = typeof PartnerInput.Type
 
 const wording = {
-  customer: { title: "Customer", service: "Customers", usedBy: "orders" },
-  supplier: { title: "Supplier", service: "Suppliers", usedBy: "pre-advices" }
+  customer: { title: "Customer", usedBy: "orders" },
+  supplier: { title: "Supplier", usedBy: "pre-advices" }
 } as const
 
 export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
@@ -59,7 +59,7 @@ export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
     const { atomically } = yield* Transactor
 
     const operations = (kind: PartnerKind) => {
-      const { service, title, usedBy } = wording[kind]
+      const { title, usedBy } = wording[kind]
       const notFound = (id: number) => new NotFound({ message: `${title} with id ${id} not found` })
 
       const visible = (actor: Actor, id: number, lock: RowLock) =>
@@ -69,21 +69,21 @@ export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
             : Effect.fail(notFound(id)))
 
       return {
-        list: Effect.fn(`${service}.list`)(function*(actor: Actor, window: ListWindow = {}) {
+        list: Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
           return yield* repository.list(kind, actor.scope, window)
         }),
-        get: Effect.fn(`${service}.get`)(function*(actor: Actor, id: number) {
+        get: Effect.fnUntraced(function*(actor: Actor, id: number) {
           const record = yield* visible(actor, id, "none")
           return { ...record, address_type: kind } satisfies PartnerDetail
         }),
-        create: Effect.fn(`${service}.create`)(function*(actor: Actor, input: PartnerInput) {
+        create: Effect.fnUntraced(function*(actor: Actor, input: PartnerInput) {
           return yield* repository.insert(kind, ownerOf(actor.scope), input)
         }, atomically),
-        update: Effect.fn(`${service}.update`)(function*(actor: Actor, id: number, input: PartnerInput) {
+        update: Effect.fnUntraced(function*(actor: Actor, id: number, input: PartnerInput) {
           yield* visible(actor, id, "none")
           if (!(yield* repository.update(kind, id, input))) return yield* notFound(id)
         }, atomically),
-        remove: Effect.fn(`${service}.remove`)(function*(actor: Actor, id: number) {
+        remove: Effect.fnUntraced(function*(actor: Actor, id: number) {
           // The lock keeps an order or pre-advice from taking the partner while it is checked.
           yield* visible(actor, id, "update")
           if (yield* repository.isReferenced(kind, id)) {

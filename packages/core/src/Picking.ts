@@ -68,12 +68,12 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
 
-    const tasks = Effect.fn("Picking.tasks")(function*(actor: Actor, query: TaskQuery) {
+    const tasks = Effect.fnUntraced(function*(actor: Actor, query: TaskQuery) {
       const { limit, offset, ...filter } = query
       return (yield* picking.openTasks(actor.scope, filter, { limit, offset })).map((claim) => toTask(claim, timeZone))
     })
 
-    const confirm = Effect.fn("Picking.confirm")(function*(actor: Actor, taskId: number, request: ConfirmTaskRequest) {
+    const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmTaskRequest) {
       const seen = yield* picking.findOpenTask(actor.scope, taskId)
       if (Option.isNone(seen)) return yield* taskNotFound(taskId)
       // Locks in the order the writers of waves and orders take them (wave, order, claim, content),
@@ -144,7 +144,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       yield* waves.setStatus(task.wave_id, next.wave)
     }, atomically)
 
-    const ship = Effect.fn("Picking.ship")(function*(actor: Actor, orderId: string) {
+    const ship = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
       const found = yield* orders.find(actor.scope, orderId)
       if (Option.isNone(found)) return yield* orderNotFound(orderId)
       const ref = found.value.header.ref

@@ -203,21 +203,21 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
     const ownerFor = (scope: Scope, requested: ClientId | null, field: string) =>
       Effect.provideService(ownerForWrite(scope, requested, field), SiteRepository, sites)
 
-    const checkSupplier = Effect.fn("PreAdvices.checkSupplier")(function*(scope: Scope, supplier: number | null) {
+    const checkSupplier = Effect.fnUntraced(function*(scope: Scope, supplier: number | null) {
       if (supplier === null) return null
       const found = supplier >= 1 && supplier <= maxInteger ? yield* repo.supplierName(scope, supplier) : Option.none()
       if (Option.isNone(found)) return yield* invalidField("supplier", `supplier ${supplier} does not exist`)
       return supplier
     })
 
-    const checkSku = Effect.fn("PreAdvices.checkSku")(function*(scope: Scope, skuId: string, field: string) {
+    const checkSku = Effect.fnUntraced(function*(scope: Scope, skuId: string, field: string) {
       if (!(yield* repo.visibleSkus(scope, [skuId])).has(skuId)) {
         return yield* invalidField(field, `sku ${skuId} does not exist`)
       }
     })
 
     /** The lines with their SKUs checked and their own clients resolved; 400 naming the first bad field. */
-    const checkLines = Effect.fn("PreAdvices.checkLines")(function*(
+    const checkLines = Effect.fnUntraced(function*(
       scope: Scope,
       lines: ReadonlyArray<NewPreAdviceLine>,
       field: FieldOf
@@ -245,7 +245,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
     })
 
     /** The pre-advice when the scope may see it; 404 otherwise. */
-    const visible = Effect.fn("PreAdvices.visible")(function*(actor: Actor, id: string) {
+    const visible = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const found = yield* repo.find(actor.scope.site_id, id)
       if (Option.isNone(found) || !canSee(actor.scope, found.value)) return yield* notFound(id)
       return found.value
@@ -255,7 +255,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
      * The pre-advice, locked for the rest of the transaction. It is read again once locked: a
      * concurrent write may have changed its owner or status, or removed it, in the meantime.
      */
-    const locked = Effect.fn("PreAdvices.locked")(function*(actor: Actor, id: string) {
+    const locked = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const header = yield* visible(actor, id)
       if (!(yield* repo.lock(header.ref))) return yield* notFound(id)
       const current = yield* visible(actor, id)
@@ -267,7 +267,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
      * Numbers and inserts lines. Explicit numbers stay; the others get max + 1 in the order given,
      * counting every number in use or given explicitly in the same request.
      */
-    const insertLines = Effect.fn("PreAdvices.insertLines")(function*(
+    const insertLines = Effect.fnUntraced(function*(
       header: Pick<StoredPreAdvice, "ref" | "pre_advice_id">,
       lines: ReadonlyArray<CheckedLine>
     ) {
@@ -291,7 +291,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       if (taken !== undefined) return yield* lineExists(id, taken.line)
     })
 
-    const list = Effect.fn("PreAdvices.list")(function*(actor: Actor, page: PreAdvicePage = {}) {
+    const list = Effect.fnUntraced(function*(actor: Actor, page: PreAdvicePage = {}) {
       const rows = yield* repo.list(actor.scope, page)
       return rows.map((row): PreAdviceListItem => ({
         id: row.ref,
@@ -306,7 +306,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       }))
     })
 
-    const get = Effect.fn("PreAdvices.get")(function*(actor: Actor, id: string) {
+    const get = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const header = yield* visible(actor, id)
       const lines = yield* repo.lines(header.ref, {})
       return {
@@ -320,7 +320,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       } satisfies PreAdvice
     })
 
-    const create = Effect.fn("PreAdvices.create")(function*(actor: Actor, input: NewPreAdvice) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: NewPreAdvice) {
       const owner = yield* ownerFor(actor.scope, input.client_id, "client_id")
       const supplier_id = yield* checkSupplier(actor.scope, input.supplier)
       const lines = yield* checkLines(actor.scope, input.lines ?? [], (index, name) => `lines.${index}.${name}`)
@@ -339,7 +339,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       yield* insertLines({ ref: ref.value, pre_advice_id: input.pre_advice_id }, lines)
     }, atomically)
 
-    const update = Effect.fn("PreAdvices.update")(function*(actor: Actor, id: string, input: PreAdviceChanges) {
+    const update = Effect.fnUntraced(function*(actor: Actor, id: string, input: PreAdviceChanges) {
       const supplier_id = input.supplier === undefined ? undefined : yield* checkSupplier(actor.scope, input.supplier)
       const client_id = input.client_id === undefined
         ? undefined
@@ -349,19 +349,19 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       yield* repo.update(header.ref, { supplier_id, client_id })
     }, atomically)
 
-    const remove = Effect.fn("PreAdvices.remove")(function*(actor: Actor, id: string) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const header = yield* locked(actor, id)
       if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "only an Open pre-advice can be deleted")
       yield* repo.remove(header.ref)
     }, atomically)
 
-    const listLines = Effect.fn("PreAdvices.listLines")(function*(actor: Actor, id: string, page: PreAdvicePage = {}) {
+    const listLines = Effect.fnUntraced(function*(actor: Actor, id: string, page: PreAdvicePage = {}) {
       const header = yield* visible(actor, id)
       const lines = yield* repo.lines(header.ref, page)
       return lines.map((line) => lineRecord(header, line))
     })
 
-    const getLine = Effect.fn("PreAdvices.getLine")(function*(actor: Actor, id: string, line: number) {
+    const getLine = Effect.fnUntraced(function*(actor: Actor, id: string, line: number) {
       const header = yield* visible(actor, id)
       const found = yield* repo.findLine(header.ref, line)
       if (Option.isNone(found)) return yield* lineNotFound(id, line)
@@ -369,7 +369,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
     })
 
     /** Adds one line, or several when the body is an array (numbered from 0 in error messages). */
-    const addLines = Effect.fn("PreAdvices.addLines")(function*(
+    const addLines = Effect.fnUntraced(function*(
       actor: Actor,
       id: string,
       body: NewPreAdviceLine | ReadonlyArray<NewPreAdviceLine>
@@ -381,7 +381,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       yield* insertLines(header, lines)
     }, atomically)
 
-    const updateLine = Effect.fn("PreAdvices.updateLine")(function*(
+    const updateLine = Effect.fnUntraced(function*(
       actor: Actor,
       id: string,
       line: number,
@@ -398,7 +398,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       yield* repo.updateLine(header.ref, line, changes)
     }, atomically)
 
-    const removeLine = Effect.fn("PreAdvices.removeLine")(function*(actor: Actor, id: string, line: number) {
+    const removeLine = Effect.fnUntraced(function*(actor: Actor, id: string, line: number) {
       const header = yield* locked(actor, id)
       if (Option.isNone(yield* repo.findLine(header.ref, line))) return yield* lineNotFound(id, line)
       if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")

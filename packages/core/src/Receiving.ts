@@ -87,7 +87,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         }
       })
 
-    const receive = Effect.fn("Receiving.receive")(function*(actor: Actor, preAdviceId: string, request: ReceiptRequest) {
+    const receive = Effect.fnUntraced(function*(actor: Actor, preAdviceId: string, request: ReceiptRequest) {
       const found = yield* receipts.lockPreAdvice(actor.scope, preAdviceId)
       if (Option.isNone(found)) {
         return yield* new NotFound({ message: `PreAdvice with PreAdviceID ${preAdviceId} not found` })

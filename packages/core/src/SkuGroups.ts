@@ -60,15 +60,15 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
           ? Effect.succeed(found.value)
           : Effect.fail(notFound(id)))
 
-    const list = Effect.fn("SkuGroups.list")(function*(actor: Actor, window: ListWindow = {}) {
+    const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       return yield* repository.list(actor.scope, window)
     })
 
-    const get = Effect.fn("SkuGroups.get")(function*(actor: Actor, id: string) {
+    const get = Effect.fnUntraced(function*(actor: Actor, id: string) {
       return yield* visible(actor, id, "none")
     })
 
-    const create = Effect.fn("SkuGroups.create")(function*(actor: Actor, input: NewSkuGroup) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: NewSkuGroup) {
       const owner = yield* Effect.provideService(ownerForWrite(actor.scope, input.client_id), SiteRepository, sites)
       // A generated id can only be taken by a group written into the store by other means: count on.
       for (;;) {
@@ -78,7 +78,7 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
       }
     }, atomically)
 
-    const update = Effect.fn("SkuGroups.update")(function*(actor: Actor, id: string, input: SkuGroupUpdate) {
+    const update = Effect.fnUntraced(function*(actor: Actor, id: string, input: SkuGroupUpdate) {
       if (input.sku_group_id !== undefined && input.sku_group_id !== id) {
         return yield* invalidField("sku_group_id", `must be ${id}, the id in the path`)
       }
@@ -89,7 +89,7 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
       if (!(yield* repository.update(actor.scope.site_id, id, input.description))) return yield* notFound(id)
     }, atomically)
 
-    const remove = Effect.fn("SkuGroups.remove")(function*(actor: Actor, id: string) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, id: string) {
       // The lock keeps a SKU from joining the group while it is checked.
       yield* visible(actor, id, "update")
       if (yield* repository.isUsed(actor.scope.site_id, id)) {

@@ -155,11 +155,11 @@ export class Skus extends Effect.Service<Skus>()("@wms/core/Skus", {
         yield* repository.update(actor.scope.site_id, yield* recordOf(actor, current.sku_id, owner, input))
       })
 
-    const list = Effect.fn("Skus.list")(function*(actor: Actor, window: ListWindow = {}) {
+    const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       return yield* repository.list(actor.scope, window)
     })
 
-    const get = Effect.fn("Skus.get")(function*(actor: Actor, id: string) {
+    const get = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const found = yield* repository.find(actor.scope.site_id, id)
       if (Option.isNone(found) || !canSee(actor.scope, skuOwner(actor.scope.site_id, found.value))) {
         return yield* new NotFound({ message: `SKU with id ${id} not found` })
@@ -167,13 +167,13 @@ export class Skus extends Effect.Service<Skus>()("@wms/core/Skus", {
       return found.value
     })
 
-    const create = Effect.fn("Skus.create")(function*(actor: Actor, input: NewSku) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: NewSku) {
       const owner = yield* ownerFor(actor, input.client_id)
       const sku = yield* recordOf(actor, input.sku_id, owner, input)
       if (!(yield* repository.insert(actor.scope.site_id, sku))) return yield* exists(input.sku_id)
     }, atomically)
 
-    const upsert = Effect.fn("Skus.upsert")(function*(actor: Actor, id: string, input: SkuUpdate) {
+    const upsert = Effect.fnUntraced(function*(actor: Actor, id: string, input: SkuUpdate) {
       if (input.sku_id !== undefined && input.sku_id !== id) {
         return yield* invalidField("sku_id", `must be ${id}, the id in the path`)
       }

@@ -137,23 +137,23 @@ export class WaveDefinitions extends Effect.Service<WaveDefinitions>()("@wms/cor
     const repository = yield* WaveDefinitionRepository
     const { atomically } = yield* Transactor
 
-    const list = Effect.fn("WaveDefinitions.list")(function*(actor: Actor, window: ListWindow = {}) {
+    const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       const rows = yield* repository.list(actor.scope.site_id, window)
       return rows.map(withDescriptions)
     })
 
-    const get = Effect.fn("WaveDefinitions.get")(function*(actor: Actor, id: number) {
+    const get = Effect.fnUntraced(function*(actor: Actor, id: number) {
       const found = yield* repository.find(actor.scope.site_id, id)
       return Option.isSome(found) ? withDescriptions(found.value) : yield* notFound(id)
     })
 
-    const create = Effect.fn("WaveDefinitions.create")(function*(actor: Actor, input: WaveDefinitionInput) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: WaveDefinitionInput) {
       const checked = yield* checkInput(input)
       return yield* repository.insert(actor.scope.site_id, checked)
     }, atomically)
 
     // The site is part of the condition of the write itself, so no other site's row can be hit.
-    const update = Effect.fn("WaveDefinitions.update")(
+    const update = Effect.fnUntraced(
       function*(actor: Actor, id: number, input: WaveDefinitionInput) {
         const checked = yield* checkInput(input)
         if (!(yield* repository.update(actor.scope.site_id, id, checked))) return yield* notFound(id)
@@ -161,7 +161,7 @@ export class WaveDefinitions extends Effect.Service<WaveDefinitions>()("@wms/cor
       atomically
     )
 
-    const remove = Effect.fn("WaveDefinitions.remove")(function*(actor: Actor, id: number) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, id: number) {
       if (!(yield* repository.remove(actor.scope.site_id, id))) return yield* notFound(id)
     }, atomically)
 

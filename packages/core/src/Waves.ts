@@ -117,7 +117,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       }) satisfies Omit<LedgerEntry, "id">
 
     /** Gives the stock of allocated claims back: Deallocate transactions, claims and tasks gone. */
-    const release = Effect.fn("Waves.release")(function*(claims: ReadonlyArray<ClaimRow>) {
+    const release = Effect.fnUntraced(function*(claims: ReadonlyArray<ClaimRow>) {
       const open = claims.filter((claim) => claim.status === "allocated")
       if (open.length === 0) return
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -130,7 +130,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     })
 
     /** `order_allocated` for every order that got stock, then `wave_started` with the started wave. */
-    const publishStart = Effect.fn("Waves.publishStart")(function*(wave: StoredWave, statuses: ReadonlyMap<number, StatusId>) {
+    const publishStart = Effect.fnUntraced(function*(wave: StoredWave, statuses: ReadonlyMap<number, StatusId>) {
       const allocated = [...statuses].filter(([, status]) => status !== Status.Released).map(([ref]) => ref)
       // Events go out in windows of 5,000 orders of the serving order, by id within a window. Each
       // window is read and published a couple of hundred orders at a time, so that a wave of 100,000
@@ -164,7 +164,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
      * The allocation plan of a locked wave, or none when it has no orders. Its own step, so the
      * orders and stock it reads can be collected while the plan is written.
      */
-    const planWave = Effect.fn("Waves.planWave")(function*(wave: StoredWave, now: number) {
+    const planWave = Effect.fnUntraced(function*(wave: StoredWave, now: number) {
       const orders = yield* waves.ordersToAllocate(wave.id)
       if ((yield* waves.totals(wave.id)).order_count === 0) return Option.none()
       const skuIds = new Set<string>()
@@ -180,7 +180,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     })
 
     /** Allocates a locked, Released wave; false when it has no orders. */
-    const allocateWave = Effect.fn("Waves.allocateWave")(function*(wave: StoredWave) {
+    const allocateWave = Effect.fnUntraced(function*(wave: StoredWave) {
       const now = yield* Clock.currentTimeMillis
       const planned = yield* planWave(wave, now)
       if (Option.isNone(planned)) return false
@@ -218,7 +218,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       return true
     })
 
-    const create = Effect.fn("Waves.create")(function*(actor: Actor, definitionId: number) {
+    const create = Effect.fnUntraced(function*(actor: Actor, definitionId: number) {
       const definition = yield* definitions.get(actor, definitionId)
       const candidates = yield* waves.candidateOrders(actor.scope)
       const selected = candidates.filter((order) => matchesCriterion(definition.criterium_id, definition.value, order))
@@ -240,14 +240,14 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       return { message: `Wave met id ${waveId} wordt aangemaakt en automatisch gestart`, wave_id: waveId }
     }, atomically)
 
-    const start = Effect.fn("Waves.start")(function*(actor: Actor, waveId: number) {
+    const start = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       const wave = yield* lock(actor, waveId)
       if (wave.status_id !== Status.Released) return yield* new Conflict({ message: `Wave met id ${waveId} is al gestart` })
       if (!(yield* allocateWave(wave))) return { message: "Geen orders in deze wave" }
       return { message: `Wave met id ${waveId} is gestart` }
     }, atomically)
 
-    const remove = Effect.fn("Waves.remove")(function*(actor: Actor, waveId: number) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       const wave = yield* lock(actor, waveId)
       const claims = yield* waves.lockClaims({ waveId })
       if (claims.some((claim) => claim.status === "picked") || wave.status_id === Status.InProgress) {
@@ -261,7 +261,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
      * Gives back the allocation of an order that is about to be deleted. Once picking of it has
      * started that is a 409. Runs inside the caller's transaction.
      */
-    const releaseOrder = Effect.fn("Waves.releaseOrder")(function*(orderId: string, orderRef: number) {
+    const releaseOrder = Effect.fnUntraced(function*(orderId: string, orderRef: number) {
       const claims = yield* waves.lockClaims({ orderRef })
       if (claims.some((claim) => claim.status === "picked")) {
         return yield* new Conflict({
@@ -271,11 +271,11 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       yield* release(claims)
     })
 
-    const list = Effect.fn("Waves.list")(function*(actor: Actor) {
+    const list = Effect.fnUntraced(function*(actor: Actor) {
       return (yield* waves.list(actor.scope)).map(toRecord)
     })
 
-    const get = Effect.fn("Waves.get")(function*(actor: Actor, waveId: number) {
+    const get = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       const wave = yield* find(actor, waveId)
       const totals = yield* waves.totals(waveId)
       return {
@@ -285,7 +285,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       } satisfies WaveDetail
     })
 
-    const orders = Effect.fn("Waves.orders")(function*(actor: Actor, waveId: number) {
+    const orders = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       yield* find(actor, waveId)
       return (yield* waves.orders(waveId)).map((order) => ({
         order_id: order.order_id,
@@ -298,12 +298,12 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       }))
     })
 
-    const claimsets = Effect.fn("Waves.claimsets")(function*(actor: Actor, waveId: number) {
+    const claimsets = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       yield* find(actor, waveId)
       return yield* waves.claimsets(waveId)
     })
 
-    const claims = Effect.fn("Waves.claims")(function*(actor: Actor, waveId: number) {
+    const claims = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       yield* find(actor, waveId)
       return (yield* waves.claims(waveId)).map((claim) => ({
         id: claim.id,
@@ -319,7 +319,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     })
 
     /** The pick tasks of a wave: one per claim still allocated. */
-    const tasks = Effect.fn("Waves.tasks")(function*(actor: Actor, waveId: number) {
+    const tasks = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       yield* find(actor, waveId)
       return (yield* waves.claims(waveId)).filter((claim) => claim.status === "allocated").map((claim) =>
         toTask(claim, timeZone)

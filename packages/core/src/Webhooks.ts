@@ -109,32 +109,32 @@ export class Webhooks extends Effect.Service<Webhooks>()("@wms/core/Webhooks", {
       Effect.flatMap(repository.find(id), (found) =>
         Option.isSome(found) && canSee(actor.scope, found.value) ? Effect.succeed(found.value) : Effect.fail(notFound))
 
-    const list = Effect.fn("Webhooks.list")(function*(actor: Actor, window: ListWindow = {}) {
+    const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       const timeZone = yield* TimeZone
       const webhooks = yield* repository.list(actor.scope, window)
       return webhooks.map((webhook) => show(webhook, timeZone))
     })
 
-    const get = Effect.fn("Webhooks.get")(function*(actor: Actor, id: number) {
+    const get = Effect.fnUntraced(function*(actor: Actor, id: number) {
       return show(yield* visible(actor, id), yield* TimeZone)
     })
 
-    const create = Effect.fn("Webhooks.create")(function*(actor: Actor, input: WebhookInput) {
+    const create = Effect.fnUntraced(function*(actor: Actor, input: WebhookInput) {
       const createdAt = new Date(yield* Effect.clockWith((clock) => clock.currentTimeMillis)).toISOString()
       return yield* repository.insert(ownerOf(actor.scope), { ...input, secret: input.secret || null }, createdAt)
     }, atomically)
 
-    const update = Effect.fn("Webhooks.update")(function*(actor: Actor, id: number, input: WebhookInput) {
+    const update = Effect.fnUntraced(function*(actor: Actor, id: number, input: WebhookInput) {
       yield* visible(actor, id)
       if (!(yield* repository.update(id, { ...input, secret: input.secret || null }))) return yield* notFound
     }, atomically)
 
-    const remove = Effect.fn("Webhooks.remove")(function*(actor: Actor, id: number) {
+    const remove = Effect.fnUntraced(function*(actor: Actor, id: number) {
       yield* visible(actor, id)
       yield* repository.remove(id)
     }, atomically)
 
-    const deliveries = Effect.fn("Webhooks.deliveries")(function*(actor: Actor, id: number, window: ListWindow = {}) {
+    const deliveries = Effect.fnUntraced(function*(actor: Actor, id: number, window: ListWindow = {}) {
       yield* visible(actor, id)
       const timeZone = yield* TimeZone
       const show = (iso: string | null) => (iso === null ? null : formatDateTime(iso, timeZone))

@@ -16,38 +16,32 @@ export const layer = Layer.effect(
       list: (siteId, window) =>
         sql<Carrier>`SELECT ${columns} FROM carriers WHERE site_id = ${siteId}
           ORDER BY id ${windowClause(sql, window)}`.pipe(
-          Effect.orDie,
-          Effect.withSpan("CarrierRepository.list")
+          Effect.orDie
         ),
       find: (id, lock) =>
         sql<Carrier>`SELECT ${columns} FROM carriers WHERE id = ${id} ${lockClause(sql, lock)}`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie,
-          Effect.withSpan("CarrierRepository.find")
+          Effect.orDie
         ),
       insert: (siteId, input) =>
         sql<{ id: number }>`INSERT INTO carriers ${sql.insert({ site_id: siteId, ...input })} RETURNING id`.pipe(
           Effect.map((rows) => rows[0].id),
-          Effect.orDie,
-          Effect.withSpan("CarrierRepository.insert")
+          Effect.orDie
         ),
       update: (id, input) =>
         sql<{ id: number }>`UPDATE carriers SET ${sql.update(input)} WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("CarrierRepository.update")
+          Effect.orDie
         ),
       isReferenced: (id) =>
         sql`SELECT 1 AS used FROM orders WHERE carrier_id = ${id} LIMIT 1`.pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie,
-          Effect.withSpan("CarrierRepository.isReferenced")
+          Effect.orDie
         ),
       remove: (id) =>
         sql`DELETE FROM carriers WHERE id = ${id}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("CarrierRepository.remove")
+          Effect.orDie
         )
     })
   })

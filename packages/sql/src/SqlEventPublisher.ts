@@ -26,13 +26,13 @@ export const layer = Layer.effect(
               data: JSON.stringify(event.data)
             })
           }`
-        }).pipe(Effect.orDie, Effect.withSpan("EventPublisher.publish")),
+        }).pipe(Effect.orDie),
       publishAll: (all) =>
         Effect.gen(function*() {
           const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
           yield* bulkInsert(events, all, (params, event) =>
             params.push(event.event_type, event.site_id, event.client_id, createdAt, JSON.stringify(event.data)))
-        }).pipe(Effect.orDie, Effect.withSpan("EventPublisher.publishAll"))
+        }).pipe(Effect.orDie)
     })
   })
 )

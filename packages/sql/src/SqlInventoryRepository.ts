@@ -58,18 +58,16 @@ export const layer = Layer.effect(
     return InventoryRepository.of({
       listContents: (scope) =>
         contentsWithDescription(sql`${visible("c", scope)} AND c.qty > 0`).pipe(
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.listContents")
+          Effect.orDie
         ),
       findContent: (scope, contentId) =>
         contentsWithDescription(sql`${visible("c", scope)} AND c.content_id = ${contentId}`).pipe(
           Effect.map(first),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.findContent")
+          Effect.orDie
         ),
       lockContent: (scope, contentId) =>
         sql<Content>`SELECT * FROM contents c WHERE ${visible("c", scope)} AND c.content_id = ${contentId} ${forUpdate}`
-          .pipe(Effect.map(first), Effect.orDie, Effect.withSpan("InventoryRepository.lockContent")),
+          .pipe(Effect.map(first), Effect.orDie),
       lockContentAt: (owner, key) =>
         sql<Content>`SELECT * FROM contents WHERE site_id = ${owner.site_id}
           AND ${owner.client_id === null ? sql`client_id IS NULL` : sql`client_id = ${owner.client_id}`}
@@ -77,33 +75,28 @@ export const layer = Layer.effect(
           AND ${key.expiry_date === null ? sql`expiry_date IS NULL` : sql`expiry_date = ${key.expiry_date}`}
           ORDER BY content_id LIMIT 1 ${forUpdate}`.pipe(
           Effect.map(first),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.lockContentAt")
+          Effect.orDie
         ),
       insertContent: (content) =>
         sql<{ content_id: number }>`INSERT INTO contents ${sql.insert(content)} RETURNING content_id`.pipe(
           Effect.map((rows) => rows[0].content_id),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.insertContent")
+          Effect.orDie
         ),
       setQuantities: (contentId, q) =>
         sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
           qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.setQuantities")
+          Effect.orDie
         ),
       nextTagId: (siteId) =>
         nextCounterValue(sql, siteId, "tag").pipe(
           Effect.map((n) => `T${String(n).padStart(8, "0")}`),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.nextTagId")
+          Effect.orDie
         ),
       appendTransaction: (entry) =>
         sql<{ id: number }>`INSERT INTO inventory_transactions ${sql.insert(entry)} RETURNING id`.pipe(
           Effect.map((rows) => rows[0].id),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.appendTransaction")
+          Effect.orDie
         ),
       appendTransactions: (entries) =>
         bulkInsert(transactions, entries, (params, entry) =>
@@ -122,7 +115,7 @@ export const layer = Layer.effect(
             entry.order_id,
             entry.line_id,
             entry.notes
-          )).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("InventoryRepository.appendTransactions")),
+          )).pipe(Effect.asVoid, Effect.orDie),
       changeAllocation: (changes) =>
         Effect.forEach(
           chunked(
@@ -152,31 +145,27 @@ export const layer = Layer.effect(
               }
             }),
           { discard: true }
-        ).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.changeAllocation")),
+        ).pipe(Effect.orDie),
       listTransactions: (scope) =>
         sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} ORDER BY t.id`.pipe(
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.listTransactions")
+          Effect.orDie
         ),
       findTransaction: (scope, id) =>
         sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} AND t.id = ${id}`.pipe(
           Effect.map(first),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.findTransaction")
+          Effect.orDie
         ),
       insertLostAndFound: (item) =>
         sql<{ id: number }>`INSERT INTO lost_and_found ${sql.insert(item)} RETURNING id`.pipe(
           Effect.map((rows) => rows[0].id),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.insertLostAndFound")
+          Effect.orDie
         ),
       listLostAndFound: (scope) =>
-        lostAndFound(visible("l", scope)).pipe(Effect.orDie, Effect.withSpan("InventoryRepository.listLostAndFound")),
+        lostAndFound(visible("l", scope)).pipe(Effect.orDie),
       findLostAndFound: (scope, id) =>
         lostAndFound(sql`${visible("l", scope)} AND l.id = ${id}`).pipe(
           Effect.map(first),
-          Effect.orDie,
-          Effect.withSpan("InventoryRepository.findLostAndFound")
+          Effect.orDie
         )
     })
   })

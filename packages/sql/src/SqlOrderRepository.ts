@@ -57,23 +57,20 @@ export const layer = Layer.effect(
         sql<OrderRowWithLines>`SELECT ${headerColumns}, ${withLines ? linesColumn : sql.literal("NULL AS lines")}
           FROM orders o ${joins} WHERE ${ownedBy("o", scope)} ORDER BY o.id`.pipe(
           Effect.map((rows) => rows.map(toStored)),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.list")
+          Effect.orDie
         ),
       find: (scope, orderId) =>
         sql<OrderRowWithLines>`SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}
           WHERE ${ownedBy("o", scope)} AND o.order_id = ${orderId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.find")
+          Effect.orDie
         ),
       findMany: (refs) =>
         Effect.forEach(chunked(refs, 5_000), (chunk) =>
           sql<OrderRowWithLines>`SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}
             WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`).pipe(
           Effect.map((groups) => groups.flat().map(toStored)),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.findMany")
+          Effect.orDie
         ),
       insert: (order) =>
         sql<{ id: number }>`INSERT INTO orders ${
@@ -92,35 +89,31 @@ export const layer = Layer.effect(
           })
         } ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.id)),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.insert")
+          Effect.orDie
         ),
       update: (ref, changes) =>
         (Object.keys(changes).length === 0
           ? sql<{ id: number }>`SELECT id FROM orders WHERE id = ${ref}`
           : sql<{ id: number }>`UPDATE orders SET ${sql.update(changes)} WHERE id = ${ref} RETURNING id`).pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.update")
+          Effect.orDie
         ),
       lock: (ref) =>
         // A no-op update takes the row lock on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the file already.
         sql<{ status_id: number }>`UPDATE orders SET status_id = status_id WHERE id = ${ref} RETURNING status_id`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.status_id)),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.lock")
+          Effect.orDie
         ),
       remove: (ref) =>
         Effect.gen(function*() {
           // Explicit, so the lines go even where foreign keys are not enforced.
           yield* sql`DELETE FROM order_lines WHERE order_ref = ${ref}`
           yield* sql`DELETE FROM orders WHERE id = ${ref}`
-        }).pipe(Effect.orDie, Effect.withSpan("OrderRepository.remove")),
+        }).pipe(Effect.orDie),
       lineNumbers: (ref) =>
         sql<{ line: number }>`SELECT line FROM order_lines WHERE order_ref = ${ref}`.pipe(
           Effect.map((rows) => rows.map((row) => row.line)),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.lineNumbers")
+          Effect.orDie
         ),
       insertLines: (ref, lines) =>
         Effect.gen(function*() {
@@ -132,31 +125,27 @@ export const layer = Layer.effect(
             for (const row of rows) inserted.add(row.line)
           }
           return lines.map((line) => line.line).filter((line) => !inserted.has(line))
-        }).pipe(Effect.orDie, Effect.withSpan("OrderRepository.insertLines")),
+        }).pipe(Effect.orDie),
       updateLine: (ref, line) =>
         sql<{ line: number }>`UPDATE order_lines SET sku_id = ${line.sku_id}, qty = ${line.qty}
           WHERE order_ref = ${ref} AND line = ${line.line} RETURNING line`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.updateLine")
+          Effect.orDie
         ),
       removeLine: (ref, line) =>
         sql<{ line: number }>`DELETE FROM order_lines WHERE order_ref = ${ref} AND line = ${line} RETURNING line`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.removeLine")
+          Effect.orDie
         ),
       customerVisible: (scope, customerId) =>
         sql<{ id: number }>`SELECT c.id FROM customers c WHERE c.id = ${customerId} AND ${ownedBy("c", scope)}`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.customerVisible")
+          Effect.orDie
         ),
       carrierVisible: (scope, carrierId) =>
         sql<{ id: number }>`SELECT id FROM carriers WHERE id = ${carrierId} AND site_id = ${scope.site_id}`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("OrderRepository.carrierVisible")
+          Effect.orDie
         ),
       visibleSkus: (scope, skuIds) =>
         Effect.gen(function*() {
@@ -167,7 +156,7 @@ export const layer = Layer.effect(
             for (const row of rows) visible.add(row.sku_id)
           }
           return visible
-        }).pipe(Effect.orDie, Effect.withSpan("OrderRepository.visibleSkus"))
+        }).pipe(Effect.orDie)
     })
   })
 )

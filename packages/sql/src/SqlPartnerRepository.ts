@@ -52,8 +52,7 @@ export const layer = Layer.effect(
         sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE ${visibleIn(sql, scope)}
           ORDER BY id ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map(toPartner)),
-          Effect.orDie,
-          Effect.withSpan("PartnerRepository.list")
+          Effect.orDie
         ),
       find: (kind, id, lock) =>
         sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE id = ${id} ${lockClause(sql, lock)}`.pipe(
@@ -66,32 +65,27 @@ export const layer = Layer.effect(
               record: toPartner(row)
             }))
           ),
-          Effect.orDie,
-          Effect.withSpan("PartnerRepository.find")
+          Effect.orDie
         ),
       insert: (kind, owner, input) =>
         sql<{ id: number }>`INSERT INTO ${table(kind)} ${sql.insert({ ...owner, ...input })} RETURNING id`.pipe(
           Effect.map((rows) => rows[0].id),
-          Effect.orDie,
-          Effect.withSpan("PartnerRepository.insert")
+          Effect.orDie
         ),
       update: (kind, id, input) =>
         sql<{ id: number }>`UPDATE ${table(kind)} SET ${sql.update(input)} WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("PartnerRepository.update")
+          Effect.orDie
         ),
       isReferenced: (kind, id) =>
         referrers(kind, id).pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie,
-          Effect.withSpan("PartnerRepository.isReferenced")
+          Effect.orDie
         ),
       remove: (kind, id) =>
         sql`DELETE FROM ${table(kind)} WHERE id = ${id}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PartnerRepository.remove")
+          Effect.orDie
         )
     })
   })

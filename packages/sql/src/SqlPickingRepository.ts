@@ -32,25 +32,22 @@ export const layer = Layer.effect(
           ])
         }
           ORDER BY c.id ${windowClause(sql, window)}`.pipe(
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.openTasks")
+          Effect.orDie
         ),
       findOpenTask: (scope, taskId) =>
         sql<ClaimRow>`SELECT * FROM claims c WHERE ${visible(scope)} AND c.id = ${taskId} AND c.status = 'allocated'`
-          .pipe(Effect.map(first), Effect.orDie, Effect.withSpan("PickingRepository.findOpenTask")),
+          .pipe(Effect.map(first), Effect.orDie),
       lockWave: (waveId) =>
         sql<{ status_id: StatusId }>`SELECT status_id FROM waves WHERE id = ${waveId} ${forUpdate}`.pipe(
           Effect.map((rows) => Option.map(first(rows), (row) => row.status_id)),
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.lockWave")
+          Effect.orDie
         ),
       // On PostgreSQL a transaction that waited for the lock re-checks the status on the row as the
       // winner left it, so the loser finds no open task.
       lockOpenTask: (taskId) =>
         sql<ClaimRow>`SELECT * FROM claims WHERE id = ${taskId} AND status = 'allocated' ${forUpdate}`.pipe(
           Effect.map(first),
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.lockOpenTask")
+          Effect.orDie
         ),
       closeTask: (taskId, picked) =>
         Effect.gen(function*() {
@@ -65,17 +62,17 @@ export const layer = Layer.effect(
           yield* sql`DELETE FROM claimsets WHERE id = ${rows[0].claimset_id}
             AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.claimset_id = claimsets.id)`
           return true
-        }).pipe(Effect.orDie, Effect.withSpan("PickingRepository.closeTask")),
+        }).pipe(Effect.orDie),
       takeAllocated: (contentId, qty) =>
         Effect.gen(function*() {
           const rows = yield* sql<{ content_id: number }>`UPDATE contents
             SET qty = qty - ${qty}, qty_allocated = qty_allocated - ${qty}
             WHERE content_id = ${contentId} AND qty_allocated >= ${qty} RETURNING content_id`
           if (rows.length === 0) return yield* Effect.dieMessage(`content ${contentId} does not hold ${qty} allocated`)
-        }).pipe(Effect.orDie, Effect.withSpan("PickingRepository.takeAllocated")),
+        }).pipe(Effect.orDie),
       addPicked: (orderRef, line, qty) =>
         sql`UPDATE order_lines SET qty_picked = qty_picked + ${qty} WHERE order_ref = ${orderRef} AND line = ${line}`
-          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PickingRepository.addPicked")),
+          .pipe(Effect.asVoid, Effect.orDie),
       openTaskCounts: ({ claimsetId, orderRef, waveId }) =>
         sql<OpenTaskCounts>`SELECT
             (SELECT CAST(count(*) AS INTEGER) FROM claims
@@ -87,32 +84,27 @@ export const layer = Layer.effect(
             (SELECT CAST(count(*) AS INTEGER) FROM claims
               WHERE wave_id = ${waveId} AND status = 'allocated') AS wave`.pipe(
           Effect.map((rows) => rows[0]),
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.openTaskCounts")
+          Effect.orDie
         ),
       setClaimsetStatus: (claimsetId, status) =>
         sql`UPDATE claimsets SET status = ${status} WHERE id = ${claimsetId}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.setClaimsetStatus")
+          Effect.orDie
         ),
       openTasksOfOrder: (orderRef) =>
         sql<{ open_tasks: number }>`SELECT CAST(count(*) AS INTEGER) AS open_tasks FROM claims
           WHERE order_ref = ${orderRef} AND status = 'allocated'`.pipe(
           Effect.map((rows) => rows[0].open_tasks),
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.openTasksOfOrder")
+          Effect.orDie
         ),
       pickedClaims: (orderRef) =>
         sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${orderRef} AND status = 'picked' ORDER BY id`.pipe(
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.pickedClaims")
+          Effect.orDie
         ),
       shipLines: (orderRef) =>
         sql`UPDATE order_lines SET qty_shipped = qty_picked WHERE order_ref = ${orderRef}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PickingRepository.shipLines")
+          Effect.orDie
         )
     })
   })

@@ -91,14 +91,12 @@ export const layer = Layer.effect(
       list: (scope, page) =>
         sql<PreAdviceRow>`${selectHeader} WHERE ${ownedBy("p", scope)} ORDER BY p.id ${window(page)}`.pipe(
           Effect.map((rows) => rows.map(toPreAdvice)),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.list")
+          Effect.orDie
         ),
       find: (siteId, preAdviceId) =>
         sql<PreAdviceRow>`${selectHeader} WHERE p.site_id = ${siteId} AND p.pre_advice_id = ${preAdviceId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toPreAdvice)),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.find")
+          Effect.orDie
         ),
       insert: (p) =>
         sql<{ id: number }>`INSERT INTO preadvices
@@ -107,15 +105,13 @@ export const layer = Layer.effect(
             ${p.created_at}, ${p.created_by})
           ON CONFLICT (site_id, pre_advice_id) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.id)),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.insert")
+          Effect.orDie
         ),
       // An UPDATE takes the row lock on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the file.
       lock: (ref) =>
         sql<{ id: number }>`UPDATE preadvices SET status_id = status_id WHERE id = ${ref} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.lock")
+          Effect.orDie
         ),
       update: (ref, changes) => {
         const set = defined(changes)
@@ -123,33 +119,29 @@ export const layer = Layer.effect(
           ? Effect.void
           : sql`UPDATE preadvices SET ${sql.update(set)} WHERE id = ${ref}`.pipe(
             Effect.asVoid,
-            Effect.orDie,
-            Effect.withSpan("PreAdviceRepository.update")
+            Effect.orDie
           )
       },
       remove: (ref) =>
         Effect.gen(function*() {
           yield* sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref}`
           yield* sql`DELETE FROM preadvices WHERE id = ${ref}`
-        }).pipe(Effect.orDie, Effect.withSpan("PreAdviceRepository.remove")),
+        }).pipe(Effect.orDie),
       lines: (ref, page) =>
         sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} ORDER BY line ${window(page)}`.pipe(
           Effect.map((rows) => rows.map(toLine)),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.lines")
+          Effect.orDie
         ),
       findLine: (ref, line) =>
         sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toLine)),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.findLine")
+          Effect.orDie
         ),
       maxLine: (ref) =>
         sql<{ n: number }>`SELECT CAST(COALESCE(MAX(line), 0) AS INTEGER) AS n FROM preadvice_lines
           WHERE preadvice_ref = ${ref}`.pipe(
           Effect.map((rows) => rows[0].n),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.maxLine")
+          Effect.orDie
         ),
       insertLines: (ref, lines) =>
         Effect.forEach(Arr.chunksOf(lines, chunkSize), (chunk) =>
@@ -164,8 +156,7 @@ export const layer = Layer.effect(
             })))
           } ON CONFLICT (preadvice_ref, line) DO NOTHING RETURNING line`).pipe(
           Effect.map((chunks) => chunks.flatMap((rows) => rows.map((row) => row.line))),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.insertLines")
+          Effect.orDie
         ),
       updateLine: (ref, line, changes) => {
         const set = defined(changes)
@@ -173,29 +164,25 @@ export const layer = Layer.effect(
           ? Effect.void
           : sql`UPDATE preadvice_lines SET ${sql.update(set)} WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
             Effect.asVoid,
-            Effect.orDie,
-            Effect.withSpan("PreAdviceRepository.updateLine")
+            Effect.orDie
           )
       },
       removeLine: (ref, line) =>
         sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.removeLine")
+          Effect.orDie
         ),
       supplierName: (scope, supplierId) =>
         sql<{ name: string }>`SELECT s.name FROM suppliers s WHERE s.id = ${supplierId} AND ${ownedBy("s", scope)}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.name)),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.supplierName")
+          Effect.orDie
         ),
       visibleSkus: (scope, skuIds) =>
         Effect.forEach(Arr.chunksOf(skuIds, chunkSize), (chunk) =>
           sql<{ sku_id: string }>`SELECT k.sku_id FROM skus k
             WHERE ${ownedBy("k", scope)} AND k.sku_id IN ${sql.in(chunk)}`).pipe(
           Effect.map((chunks) => new Set(chunks.flatMap((rows) => rows.map((row) => row.sku_id)))),
-          Effect.orDie,
-          Effect.withSpan("PreAdviceRepository.visibleSkus")
+          Effect.orDie
         )
     })
   })

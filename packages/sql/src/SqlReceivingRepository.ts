@@ -28,25 +28,22 @@ export const layer = Layer.effect(
           const lines = yield* sql<LineToReceive>`SELECT line, sku_id, qty, qty_received, client_id
             FROM preadvice_lines WHERE preadvice_ref = ${id} ORDER BY line`
           return Option.some({ ...header, ref: id, lines })
-        }).pipe(Effect.orDie, Effect.withSpan("ReceivingRepository.lockPreAdvice")),
+        }).pipe(Effect.orDie),
       receivingLocation: (siteId) =>
         sql<{ receiving_location: string }>`SELECT receiving_location FROM sites WHERE site_id = ${siteId}`.pipe(
           Effect.map((rows) => rows[0].receiving_location),
-          Effect.orDie,
-          Effect.withSpan("ReceivingRepository.receivingLocation")
+          Effect.orDie
         ),
       addReceived: (ref, line, qty) =>
         sql`UPDATE preadvice_lines SET qty_received = qty_received + ${qty}
           WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("ReceivingRepository.addReceived")
+          Effect.orDie
         ),
       setStatus: (ref, status) =>
         sql`UPDATE preadvices SET status_id = ${status} WHERE id = ${ref}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("ReceivingRepository.setStatus")
+          Effect.orDie
         )
     })
   })

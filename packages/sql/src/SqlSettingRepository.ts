@@ -16,7 +16,7 @@ export const layer = Layer.effect(
           yield* sql`INSERT INTO settings (key, value) VALUES (${key}, ${make()}) ON CONFLICT (key) DO NOTHING`
           const rows = yield* sql<{ value: string }>`SELECT value FROM settings WHERE key = ${key}`
           return rows[0].value
-        }).pipe(Effect.orDie, Effect.withSpan("SettingRepository.getOrInsert"))
+        }).pipe(Effect.orDie)
     })
   })
 )

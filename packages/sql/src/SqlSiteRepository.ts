@@ -67,28 +67,26 @@ export const layer = Layer.effect(
           client: toClient(row),
           site: toSite({ site_id: row.site_id, name: row.site_name, fulfillment: row.fulfillment })
         }))
-      }).pipe(Effect.tap(keep(id)), Effect.orDie, Effect.withSpan("SiteRepository.findTarget"))
+      }).pipe(Effect.tap(keep(id)), Effect.orDie)
 
     return SiteRepository.of({
       listSites: sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`.pipe(
         Effect.map((rows) => rows.map(toSite)),
-        Effect.orDie,
-        Effect.withSpan("SiteRepository.listSites")
+        Effect.orDie
       ),
-      findSite: (siteId) => findSite(siteId).pipe(Effect.orDie, Effect.withSpan("SiteRepository.findSite")),
+      findSite: (siteId) => findSite(siteId).pipe(Effect.orDie),
       insertSite: (site) =>
         Effect.gen(function*() {
           if (!(yield* claimKey(site.site_id, "site"))) return false
           yield* sql`INSERT INTO sites (site_id, name, fulfillment)
             VALUES (${site.site_id}, ${site.name}, ${site.fulfillment ? 1 : 0})`
           return true
-        }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.insertSite")),
+        }).pipe(Effect.orDie),
       listClients: (siteId) =>
         sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId}
           ORDER BY client_id`.pipe(
           Effect.map((rows) => rows.map(toClient)),
-          Effect.orDie,
-          Effect.withSpan("SiteRepository.listClients")
+          Effect.orDie
         ),
       insertClient: (client) =>
         Effect.gen(function*() {
@@ -96,7 +94,7 @@ export const layer = Layer.effect(
           yield* sql`INSERT INTO clients (client_id, site_id, name)
             VALUES (${client.client_id}, ${client.site_id}, ${client.name})`
           return true
-        }).pipe(Effect.orDie, Effect.withSpan("SiteRepository.insertClient")),
+        }).pipe(Effect.orDie),
       findTarget: (id) => {
         const cached = targets.get(id)
         return cached === undefined ? lookupTarget(id) : Effect.succeed(Option.some(cached))
@@ -105,8 +103,7 @@ export const layer = Layer.effect(
         sql<{ client_id: string }>`SELECT client_id FROM clients
           WHERE client_id = ${clientId} AND site_id = ${siteId}`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("SiteRepository.clientOfSite")
+          Effect.orDie
         )
     })
   })

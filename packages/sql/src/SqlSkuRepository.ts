@@ -46,28 +46,24 @@ export const layer = Layer.effect(
             expiry_sku, expiry_days
           FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map((row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 }))),
-          Effect.orDie,
-          Effect.withSpan("SkuRepository.list")
+          Effect.orDie
         ),
       find: (siteId, skuId) =>
         sql<SkuRow>`SELECT ${columns} FROM skus WHERE site_id = ${siteId} AND sku_id = ${skuId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSku)),
-          Effect.orDie,
-          Effect.withSpan("SkuRepository.find")
+          Effect.orDie
         ),
       insert: (siteId, sku) =>
         sql<{ sku_id: string }>`INSERT INTO skus ${sql.insert({ site_id: siteId, ...toRow(sku) })}
           ON CONFLICT (site_id, sku_id) DO NOTHING RETURNING sku_id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("SkuRepository.insert")
+          Effect.orDie
         ),
       update: (siteId, sku) => {
         const { client_id: _client, sku_id: _id, ...fields } = toRow(sku)
         return sql`UPDATE skus SET ${sql.update(fields)} WHERE site_id = ${siteId} AND sku_id = ${sku.sku_id}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("SkuRepository.update")
+          Effect.orDie
         )
       }
     })

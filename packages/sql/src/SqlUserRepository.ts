@@ -35,21 +35,18 @@ export const layer = Layer.effect(
         sql<UserRow>`SELECT * FROM users ${siteId === undefined ? sql`` : sql`WHERE site_id = ${siteId}`}
           ORDER BY email`.pipe(
           Effect.map((rows) => rows.map(toUser)),
-          Effect.orDie,
-          Effect.withSpan("UserRepository.list")
+          Effect.orDie
         ),
       count: sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM users`.pipe(
         Effect.map((rows) => rows[0].n),
-        Effect.orDie,
-        Effect.withSpan("UserRepository.count")
+        Effect.orDie
       ),
       findByEmail: (email) =>
         sql<UserRow>`SELECT * FROM users WHERE email = ${email}`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => ({ user: toUser(row), passwordHash: row.password_hash }))
           ),
-          Effect.orDie,
-          Effect.withSpan("UserRepository.findByEmail")
+          Effect.orDie
         ),
       insert: ({ passwordHash, user }) =>
         sql<{ user_id: string }>`INSERT INTO users (user_id, email, password_hash, name, admin, site_id, client_id)
@@ -57,8 +54,7 @@ export const layer = Layer.effect(
             ${user.site}, ${user.client})
           ON CONFLICT (email) DO NOTHING RETURNING user_id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("UserRepository.insert")
+          Effect.orDie
         )
     })
   })

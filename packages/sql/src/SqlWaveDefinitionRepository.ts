@@ -37,35 +37,30 @@ export const layer = Layer.effect(
         sql<Row>`SELECT ${columns} FROM wave_definitions WHERE site_id = ${siteId}
           ORDER BY id ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map(fromRow)),
-          Effect.orDie,
-          Effect.withSpan("WaveDefinitionRepository.list")
+          Effect.orDie
         ),
       find: (siteId, id) =>
         sql<Row>`SELECT ${columns} FROM wave_definitions WHERE id = ${id} AND site_id = ${siteId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
-          Effect.orDie,
-          Effect.withSpan("WaveDefinitionRepository.find")
+          Effect.orDie
         ),
       insert: (siteId, input) =>
         sql<{ id: number }>`INSERT INTO wave_definitions ${
           sql.insert({ site_id: siteId, ...writable(input) })
         } RETURNING id`.pipe(
           Effect.map((rows) => rows[0].id),
-          Effect.orDie,
-          Effect.withSpan("WaveDefinitionRepository.insert")
+          Effect.orDie
         ),
       update: (siteId, id, input) =>
         sql<{ id: number }>`UPDATE wave_definitions SET ${sql.update(writable(input))}
           WHERE id = ${id} AND site_id = ${siteId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("WaveDefinitionRepository.update")
+          Effect.orDie
         ),
       remove: (siteId, id) =>
         sql<{ id: number }>`DELETE FROM wave_definitions WHERE id = ${id} AND site_id = ${siteId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("WaveDefinitionRepository.remove")
+          Effect.orDie
         )
     })
   })

@@ -81,7 +81,7 @@ export const layer = Layer.effect(
     return WaveRepository.of({
       insert: (wave) =>
         sql<{ id: number }>`INSERT INTO waves ${sql.insert({ ...wave, autostart: wave.autostart ? 1 : 0 })} RETURNING id`
-          .pipe(Effect.map((rows) => rows[0].id), Effect.orDie, Effect.withSpan("WaveRepository.insert")),
+          .pipe(Effect.map((rows) => rows[0].id), Effect.orDie),
       candidateOrders: (scope) =>
         Effect.gen(function*() {
           // Wave creation in a site is serialized on the site's row, so no order joins two waves. The
@@ -96,30 +96,26 @@ export const layer = Layer.effect(
               AND NOT EXISTS (SELECT 1 FROM wave_orders wo JOIN waves w ON w.id = wo.wave_id
                 WHERE wo.order_ref = o.id AND w.status_id <> 20)
             ORDER BY o.id ${forUpdateOfOrders}`
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.candidateOrders")),
+        }).pipe(Effect.orDie),
       attachOrders: (waveId, orderRefs) =>
         bulkInsert(waveOrders, orderRefs, (params, orderRef) => params.push(waveId, orderRef)).pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.attachOrders")
+          Effect.orDie
         ),
       list: (scope) =>
         sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} ORDER BY w.id`.pipe(
           Effect.map((rows) => rows.map(toWave)),
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.list")
+          Effect.orDie
         ),
       find: (scope, waveId) =>
         sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} AND w.id = ${waveId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWave)),
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.find")
+          Effect.orDie
         ),
       lock: (scope, waveId) =>
         sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} AND w.id = ${waveId} ${forUpdate}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWave)),
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.lock")
+          Effect.orDie
         ),
       totals: (waveId) =>
         sql<WaveTotals>`SELECT
@@ -127,27 +123,25 @@ export const layer = Layer.effect(
             (SELECT CAST(COALESCE(sum(l.qty), 0) AS INTEGER) FROM wave_orders wo
               JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}) AS qty_ordered,
             (SELECT CAST(COALESCE(sum(qty), 0) AS INTEGER) FROM claims WHERE wave_id = ${waveId}) AS qty_allocated`
-          .pipe(Effect.map((rows) => rows[0]), Effect.orDie, Effect.withSpan("WaveRepository.totals")),
+          .pipe(Effect.map((rows) => rows[0]), Effect.orDie),
       orders: (waveId) =>
         sql<WaveOrderRow>`SELECT o.order_id, o.order_date, o.status_id, cu.name AS customer_name,
             cu.town AS customer_town, o.ship_by_date, ca.name AS carrier_name, o.ship_dock
           FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
           LEFT JOIN customers cu ON cu.id = o.customer_id
           LEFT JOIN carriers ca ON ca.id = o.carrier_id
-          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`.pipe(Effect.orDie, Effect.withSpan("WaveRepository.orders")),
+          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`.pipe(Effect.orDie),
       claimsets: (waveId) =>
         sql<ClaimsetRow>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
             CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS INTEGER) AS total_qty
           FROM claimsets cs LEFT JOIN claims c ON c.claimset_id = cs.id
           WHERE cs.wave_id = ${waveId}
           GROUP BY cs.id, cs.claimset_break, cs.status, cs.pick_type ORDER BY cs.id`.pipe(
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.claimsets")
+          Effect.orDie
         ),
       claims: (waveId) =>
         sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${waveId} ORDER BY id`.pipe(
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.claims")
+          Effect.orDie
         ),
       ordersToAllocate: (waveId) =>
         Effect.gen(function*() {
@@ -179,7 +173,7 @@ export const layer = Layer.effect(
             carrier_name: header.carrier_name,
             lines: byOrder.get(header.order_ref) ?? []
           }))
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.ordersToAllocate")),
+        }).pipe(Effect.orDie),
       lockStock: (siteId, skuIds) =>
         Effect.gen(function*() {
           const stock: Array<StockToAllocate> = []
@@ -196,12 +190,11 @@ export const layer = Layer.effect(
             )
           }
           return stock
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.lockStock")),
+        }).pipe(Effect.orDie),
       defaultDock: (siteId) =>
         sql<{ default_dock: string }>`SELECT default_dock FROM sites WHERE site_id = ${siteId}`.pipe(
           Effect.map((rows) => rows[0].default_dock),
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.defaultDock")
+          Effect.orDie
         ),
       insertClaimsets: (waveId, sets) =>
         bulkInsert<typeof sets[number], { id: number; claimset_break: string }>(
@@ -214,8 +207,7 @@ export const layer = Layer.effect(
             const ids = new Map(rows.map((row) => [row.claimset_break, row.id]))
             return sets.map((set) => ids.get(set.claimset_break)!)
           }),
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.insertClaimsets")
+          Effect.orDie
         ),
       insertClaims: (rows) =>
         bulkInsert(claims, rows, (params, claim) =>
@@ -236,7 +228,7 @@ export const layer = Layer.effect(
             claim.to_loc_id,
             claim.final_loc_id,
             claim.created_at
-          )).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("WaveRepository.insertClaims")),
+          )).pipe(Effect.asVoid, Effect.orDie),
       setOrderStatuses: (statuses) =>
         Effect.gen(function*() {
           const byStatus = new Map<StatusId, Array<number>>()
@@ -248,12 +240,11 @@ export const layer = Layer.effect(
           for (const [status, refs] of byStatus) {
             yield* inIds(refs, (chunk) => sql`UPDATE orders SET status_id = ${status} WHERE ${sql.in("id", chunk)}`)
           }
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.setOrderStatuses")),
+        }).pipe(Effect.orDie),
       setStatus: (waveId, status) =>
         sql`UPDATE waves SET status_id = ${status} WHERE id = ${waveId}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("WaveRepository.setStatus")
+          Effect.orDie
         ),
       lockClaims: (of) =>
         ("waveId" in of
@@ -265,8 +256,7 @@ export const layer = Layer.effect(
             sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
           )
           : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`).pipe(
-            Effect.orDie,
-            Effect.withSpan("WaveRepository.lockClaims")
+            Effect.orDie
           ),
       deleteClaims: (claimIds) =>
         Effect.gen(function*() {
@@ -280,13 +270,13 @@ export const layer = Layer.effect(
           yield* inIds([...waveIds], (chunk) =>
             sql`DELETE FROM claimsets WHERE ${sql.in("wave_id", chunk)}
               AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.claimset_id = claimsets.id)`)
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.deleteClaims")),
+        }).pipe(Effect.orDie),
       remove: (waveId) =>
         Effect.gen(function*() {
           yield* sql`DELETE FROM claimsets WHERE wave_id = ${waveId}`
           yield* sql`DELETE FROM wave_orders WHERE wave_id = ${waveId}`
           yield* sql`DELETE FROM waves WHERE id = ${waveId}`
-        }).pipe(Effect.orDie, Effect.withSpan("WaveRepository.remove"))
+        }).pipe(Effect.orDie)
     })
   })
 )

@@ -72,14 +72,12 @@ export const layer = Layer.effect(
         sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE ${visibleIn(sql, scope)}
           ORDER BY id ${windowClause(sql, window)}`.pipe(
           Effect.map((rows) => rows.map(toWebhook)),
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.list")
+          Effect.orDie
         ),
       find: (id) =>
         sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWebhook)),
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.find")
+          Effect.orDie
         ),
       insert: (owner, input, createdAt) =>
         Effect.gen(function*() {
@@ -96,7 +94,7 @@ export const layer = Layer.effect(
             })
           } RETURNING id`
           return rows[0].id
-        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.insert")),
+        }).pipe(Effect.orDie),
       update: (id, input) =>
         sql<{ id: number }>`UPDATE webhooks SET ${
           sql.update({
@@ -107,14 +105,12 @@ export const layer = Layer.effect(
           })
         } WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.update")
+          Effect.orDie
         ),
       remove: (id) =>
         sql`DELETE FROM webhooks WHERE id = ${id}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.remove")
+          Effect.orDie
         ),
       deliveries: (webhookId, window) =>
         sql<StoredDelivery>`SELECT d.event_id, e.event_type, d.status, d.attempts, d.last_status_code, d.last_error,
@@ -122,14 +118,13 @@ export const layer = Layer.effect(
           FROM deliveries d JOIN events e ON e.id = d.event_id
           WHERE d.webhook_id = ${webhookId}
           ORDER BY d.event_id DESC ${windowClause(sql, window)}`.pipe(
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.deliveries")
+          Effect.orDie
         ),
       settledEventId: (known) =>
         Effect.gen(function*() {
           if ((yield* maxEventId) <= known) return known
           return Option.getOrElse(yield* settledMax, () => known)
-        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.settledEventId")),
+        }).pipe(Effect.orDie),
       fanOut: (upTo, now) =>
         Effect.gen(function*() {
           yield* sql.onDialectOrElse({
@@ -143,12 +138,11 @@ export const layer = Layer.effect(
               AND (w.client_id IS NULL OR e.client_id = w.client_id)
             ON CONFLICT (webhook_id, event_id) DO NOTHING`
           yield* sql`UPDATE webhooks SET last_event_id = ${upTo} WHERE last_event_id < ${upTo}`
-        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.fanOut")),
+        }).pipe(Effect.orDie),
       eventsBetween: (after, upTo, limit) =>
         sql<StoredEvent>`SELECT id, event_type, site_id, client_id, created_at, data FROM events
           WHERE id > ${after} AND id <= ${upTo} ORDER BY id LIMIT ${limit}`.pipe(
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.eventsBetween")
+          Effect.orDie
         ),
       claim: (now, lockedUntil, limit) =>
         Effect.gen(function*() {
@@ -193,7 +187,7 @@ export const layer = Layer.effect(
               data: row.data
             }
           }))
-        }).pipe(Effect.orDie, Effect.withSpan("WebhookRepository.claim")),
+        }).pipe(Effect.orDie),
       complete: (id, lockedUntil, record) =>
         sql<{ id: number }>`UPDATE deliveries SET ${
           sql.update({
@@ -206,14 +200,12 @@ export const layer = Layer.effect(
           })
         } WHERE id = ${id} AND locked_until = ${lockedUntil} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.complete")
+          Effect.orDie
         ),
       release: (id, lockedUntil) =>
         sql`UPDATE deliveries SET locked_until = NULL WHERE id = ${id} AND locked_until = ${lockedUntil}`.pipe(
           Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("WebhookRepository.release")
+          Effect.orDie
         )
     })
   })
