@@ -13,8 +13,9 @@
  * `--profile` runs the bundled server under `--cpu-prof` (one profile per endpoint, in
  * `bench/results/profiles.tmp/`) and prints its top frames. PostgreSQL is reached at
  * `WMS_BENCH_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`), from which throw-away
- * databases are created and dropped. `--bin` measures another build of the server (default
- * `packages/http/dist/bin.js`), e.g. one of an earlier commit. Needs the build (`npm run build`).
+ * databases are created and dropped. `--bin` measures another entry of the server (default
+ * `packages/http/dist/server.bundle.js`, what `npm start` runs), e.g. the unbundled
+ * `packages/http/dist/bin.js` or a build of an earlier commit. Needs the build (`npm run build`).
  */
 import { fork, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -36,7 +37,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: process.env.WMS_BENCH_HTTP_WARMUP ?? "3" },
     runs: { type: "string", default: "5" },
     profile: { type: "boolean", default: false },
-    bin: { type: "string", default: join(root, "packages", "http", "dist", "bin.js") },
+    bin: { type: "string", default: join(root, "packages", "http", "dist", "server.bundle.js") },
     output: { type: "string", default: join(results, "http.json") }
   }
 })

@@ -29,6 +29,8 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
 })
 
 function isTimeZone(zone: string): boolean {
+  // The default needs no check, and the first Intl.DateTimeFormat costs ~15 ms of start-up (time zone data).
+  if (zone === "UTC") return true
   try {
     new Intl.DateTimeFormat("en", { timeZone: zone })
     return true

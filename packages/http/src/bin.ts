@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the bundled server, configured by environment variables.
+ * The bundled server, configured by environment variables: the package's `wms-server`. `npm start`
+ * runs it bundled into one file, `dist/server.bundle.js` (`bundle.js`), which starts faster.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"

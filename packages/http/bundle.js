@@ -1,0 +1,51 @@
+/**
+ * Bundles the server (`dist/bin.js`, built by `tsc -b`) into one ESM file, `dist/server.bundle.js`,
+ * the file `npm start` runs: Node then compiles one file instead of resolving, reading and linking
+ * the hundreds of modules of `effect` and `@effect/*`, which took most of the start-up.
+ *
+ *   node packages/http/bundle.js
+ *
+ * better-sqlite3 (a native addon) and pg-native (optional, not installed) stay external and are
+ * loaded from node_modules. Scalar's script (3.3 MB, the `/docs` page) is written beside the bundle
+ * as `server.bundle.scalar.js` and read as text at start: as a string literal in the bundle, V8
+ * scans it at every start.
+ */
+import * as esbuild from "esbuild"
+import { writeFileSync } from "node:fs"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const dist = new URL("dist/", import.meta.url)
+const scalarFile = "server.bundle.scalar.js"
+
+let scalarWritten = false
+const scalarAsFile = {
+  name: "scalar-as-file",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]internal[\\/]httpApiScalar\.js$/ }, async (args) => {
+      const { javascript } = await import(pathToFileURL(args.path).href)
+      if (typeof javascript !== "string") throw new Error(`${args.path} no longer exports Scalar's script as javascript`)
+      writeFileSync(new URL(scalarFile, dist), javascript)
+      scalarWritten = true
+      return {
+        contents: `import { readFileSync } from "node:fs"
+export const javascript = readFileSync(new URL("./${scalarFile}", import.meta.url), "utf8")`
+      }
+    })
+  }
+}
+
+await esbuild.build({
+  entryPoints: [fileURLToPath(new URL("bin.js", dist))],
+  outfile: fileURLToPath(new URL("server.bundle.js", dist)),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  external: ["better-sqlite3", "pg-native"],
+  // The CommonJS packages inside (pg, ws, …) require Node's built-ins; an ES module has no `require`.
+  banner: { js: `import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);` },
+  plugins: [scalarAsFile],
+  logLevel: "warning"
+})
+
+if (!scalarWritten) throw new Error("Scalar's script was not found in @effect/platform: update the scalar-as-file plugin")
