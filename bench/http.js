@@ -1,8 +1,9 @@
 /**
  * The HTTP benchmark: `GET /orders/:id`, `GET /orders` (100 orders of 3 lines) and `POST /orders`
  * (3 lines, a new order id per request) on the bundled server, beside the limit (a bare `node:http`
- * server on hand-written prepared statements, no token check) and the same endpoints on Fastify,
- * on one SQLite file and one PostgreSQL database each; then the bundled server's start-up, to the
+ * server on hand-written prepared statements, no token check), the same endpoints on Fastify, and
+ * the floor (the same statements behind an @effect/platform `HttpApi`, served as the bundled server
+ * is: what the framework alone costs), on one SQLite file and one PostgreSQL database each; then the bundled server's start-up, to the
  * first 200 on `/health`. Prints one table and writes `bench/results/http.json`.
  *
  *   node bench/http.js [--stores sqlite,postgres] [--duration 10] [--warmup 3] [--runs 5] [--profile] [--bin <file>]
@@ -118,7 +119,8 @@ const freshDatabase = async (store) => {
 const serverFiles = {
   wms: resolve(values.bin),
   bare: join(root, "bench", "http", "bare.js"),
-  fastify: join(root, "bench", "http", "fastify.js")
+  fastify: join(root, "bench", "http", "fastify.js"),
+  floor: join(root, "bench", "http", "effect.js")
 }
 
 /** `200` once `/health` answers it, otherwise the status or the connection error's code. */
@@ -253,8 +255,8 @@ const endpoints = (body) => [
   { name: "POST /orders", slug: "create-order", method: "POST", path: "/orders", body }
 ]
 
-const servers = ["bare", "fastify", "wms"]
-const serverNames = { bare: "node:http (limit)", fastify: "Fastify", wms: "wms" }
+const servers = ["bare", "fastify", "floor", "wms"]
+const serverNames = { bare: "node:http (limit)", fastify: "Fastify", floor: "HttpApi (floor)", wms: "wms" }
 
 /** The three endpoints on the three servers, one server process at a time. */
 const measureEndpoints = async (store, database, token, body, profileDir) => {
@@ -297,7 +299,7 @@ const measureEndpoints = async (store, database, token, body, profileDir) => {
       }
     }
     if (endpoint.method === "GET") {
-      for (const kind of ["bare", "fastify"]) {
+      for (const kind of ["bare", "fastify", "floor"]) {
         if (!isDeepStrictEqual(answers[kind], answers.wms)) {
           throw new Error(`${kind} answers ${endpoint.name} differently from the bundled server`)
         }
@@ -368,7 +370,11 @@ const withRatios = (rows) =>
       rows.find((other) => other.store === row.store && other.endpoint === row.endpoint && other.server === kind)
     const limit = of("bare")
     const fastify = of("fastify")
-    const ratios = { vs_limit: ratio(row.rps, limit.rps), vs_fastify: ratio(row.rps, fastify.rps) }
+    const ratios = {
+      vs_limit: ratio(row.rps, limit.rps),
+      vs_fastify: ratio(row.rps, fastify.rps),
+      vs_floor: ratio(row.rps, of("floor").rps)
+    }
     if (row.server !== "wms") return { ...row, ...ratios }
     return {
       ...row,
@@ -430,8 +436,8 @@ const main = async () => {
     for (const frame of top) log(`  ${(frame.share * 100).toFixed(1).padStart(5)}%  ${frame.frame}`)
   }
   console.log(table(
-    ["HTTP", "endpoint", "server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "× limit", "× Fastify", "non-2xx",
-      "verdict"],
+    ["HTTP", "endpoint", "server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "× limit", "× Fastify", "× floor",
+      "non-2xx", "verdict"],
     report.http.map((row) => [
       row.store,
       row.endpoint,
@@ -442,6 +448,7 @@ const main = async () => {
       row.cpu_us_per_request ?? "",
       row.vs_limit.toFixed(2),
       row.vs_fastify.toFixed(2),
+      row.vs_floor.toFixed(2),
       row.non2xx + row.errors,
       row.verdict === undefined ? "" : Object.entries(row.verdict).map(([key, value]) => `${key} ${value}`).join(", ")
     ])
@@ -453,7 +460,7 @@ const main = async () => {
       [row.store, row.database, row.median_ms, row.runs_ms.join(" "), targets.startupMs, row.verdict])
   ))
   console.log(`\n${connections} connections, ${values.duration} s per figure after ${values.warmup} s of warm-up; ` +
-    `the limit and Fastify check no token and no site header. Written to ${relative(root, values.output)}.`)
+    `the limit, Fastify and the floor check no token. Written to ${relative(root, values.output)}.`)
 }
 
 main().catch((error) => {

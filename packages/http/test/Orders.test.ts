@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { setOrderStatus } from "../../../testing/fixtures.js"
+import { insertSku, setOrderStatus } from "../../../testing/fixtures.js"
 import { Api } from "../../../testing/server.js"
 import { unique } from "../../../testing/world.js"
 import { OrdersWorld, serverWithWorld, type World } from "./OrdersWorld.js"
@@ -255,6 +255,35 @@ for (const [label, server] of serverWithWorld) {
         expectStatus(yield* c.put(`/orders/${id}`, { carrier_id: w.p_carrier, ship_dock: "D2" }), 204)
         const last = (yield* c.get(`/orders/${id}`)).body
         assert.deepStrictEqual([last.carrier, last.ship_dock, last.customer], ["PostNL", "D2", null])
+      }))
+
+    it.effect("POST /orders names the first missing reference: customer, carrier, then a line's SKU, also past 500 SKUs", () =>
+      Effect.gen(function*() {
+        const w = yield* OrdersWorld
+        const c = yield* client(w)
+        const prefix = unique("REF")
+        const skuIds = Array.from({ length: 600 }, (_, i) => `${prefix}-${i}`)
+        for (const sku_id of skuIds) yield* insertSku({ site_id: w.p, sku_id })
+        const lines = skuIds.map((sku_id) => ({ sku_id, qty: 1 }))
+        const missingLine = [...lines, { sku_id: `${prefix}-NOPE`, qty: 1 }]
+        const id = unique("O")
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, customer_id: 999999, carrier_id: 999999, lines: missingLine }),
+          400,
+          { message: "Invalid field customer_id: customer 999999 does not exist" }
+        )
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, customer_id: w.p_customer, carrier_id: 999999, lines: missingLine }),
+          400,
+          { message: "Invalid field carrier_id: carrier 999999 does not exist" }
+        )
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, customer_id: w.p_customer, carrier_id: w.p_carrier, lines: missingLine }),
+          400,
+          { message: `Invalid field lines.600.sku_id: sku ${prefix}-NOPE does not exist` }
+        )
+        expectStatus(yield* c.post("/orders", { order_id: id, customer_id: w.p_customer, carrier_id: w.p_carrier, lines }), 204)
+        assert.strictEqual((yield* c.get(`/orders/${id}`)).body.lines.length, 600)
       }))
 
     it.effect("PUT /orders/:id of a missing order gets 404; a bad field gets 400 and changes nothing", () =>
