@@ -4,7 +4,7 @@
  * database.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Administration, SiteId } from "@wms/core"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"

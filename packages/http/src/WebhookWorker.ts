@@ -6,7 +6,7 @@
  * attempts of one delivery run at once, and a dead process's lease simply runs out.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import {
   afterAttempt,
   type ClaimedDelivery,

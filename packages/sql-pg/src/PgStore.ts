@@ -2,7 +2,7 @@
  * The PostgreSQL store: a connection pool on one database, migrated at start-up, behind the
  * core's ports.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { migrations, repositories } from "@wms/sql"
 import { Layer, Redacted } from "effect"

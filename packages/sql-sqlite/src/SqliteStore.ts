@@ -1,7 +1,7 @@
 /**
  * The SQLite store: one file (or `:memory:`), migrated at start-up, behind the core's ports.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { migrations, repositories } from "@wms/sql"
