@@ -1,7 +1,7 @@
 /**
- * Bundled server processes (`node packages/http/dist/bin.js`, built by `tsc -b`) for tests that
- * need several servers on one database or start the server as a user would. Each process is killed
- * when its scope closes, also when the test fails.
+ * Bundled server processes (`node packages/http/dist/server.bundle.js`, what `npm start` runs,
+ * built by `npm run build`) for tests that need several servers on one database or start the server
+ * as a user would. Each process is killed when its scope closes, also when the test fails.
  */
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
@@ -10,7 +10,7 @@ import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { adminPassword, jwtSecret } from "./server.js"
 
-const bin = fileURLToPath(new URL("../packages/http/dist/bin.js", import.meta.url))
+const bin = fileURLToPath(new URL("../packages/http/dist/server.bundle.js", import.meta.url))
 
 export interface ServerProcess {
   readonly url: string
@@ -29,7 +29,8 @@ export const freePort = Effect.async<number>((resume) => {
   })
 })
 
-const exited = (child: ChildProcess) =>
+/** Resolves once the process has exited (at once when it already has). */
+export const exited = (child: ChildProcess) =>
   Effect.async<void>((resume) => {
     if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
     child.once("exit", () => resume(Effect.void))

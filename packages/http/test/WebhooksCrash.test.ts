@@ -1,82 +1,17 @@
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
-import { fileURLToPath } from "node:url"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
-import { adminEmail, adminPassword, jwtSecret } from "../../../testing/server.js"
+import { call as callProcess, exited, type ServerProcess, startServer } from "../../../testing/processes.js"
+import { adminEmail, adminPassword } from "../../../testing/server.js"
 import { deliveredOrder, eventually, outOfOrder, receiver } from "./WebhooksReceiver.js"
 
-// The bundled server as built by `tsc -b`, run with the production delivery policy.
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-
-const freePort = Effect.async<number>((resume) => {
-  const server = createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
-
-const exited = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
-    child.once("exit", () => resume(Effect.void))
-  })
-
-/** A server process on the database, killed with SIGKILL when the scope closes (or earlier by the test). */
-const startServer = (databaseUrl: string) =>
-  Effect.gen(function*() {
-    const port = yield* freePort
-    const child = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        spawn(process.execPath, [bin], {
-          env: {
-            PATH: process.env.PATH ?? "",
-            PORT: String(port),
-            HOST: "127.0.0.1",
-            WMS_DATABASE_URL: databaseUrl,
-            WMS_ADMIN_PASSWORD: adminPassword,
-            WMS_JWT_SECRET: jwtSecret
-          },
-          stdio: ["ignore", "pipe", "pipe"]
-        })
-      ),
-      (child) => Effect.zipRight(Effect.sync(() => child.kill("SIGKILL")), exited(child))
-    )
-    let output = ""
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
-    const url = `http://127.0.0.1:${port}`
-    const deadline = Date.now() + 30_000
-    while (true) {
-      const status = yield* Effect.promise(() =>
-        fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0)
-      )
-      if (status === 200) break
-      if (Date.now() > deadline || child.exitCode !== null) {
-        return yield* Effect.dieMessage(`the server did not start:\n${output}`)
-      }
-      yield* Effect.sleep("100 millis")
-    }
-    const call = (method: string, path: string, options: { token?: string; site?: string; body?: unknown } = {}) =>
-      Effect.promise(async () => {
-        const response = await fetch(`${url}${path}`, {
-          method,
-          headers: {
-            ...(options.token === undefined
-              ? {}
-              : { authorization: `Bearer ${options.token}`, site: options.site ?? "main" }),
-            ...(options.body === undefined ? {} : { "content-type": "application/json" })
-          },
-          body: options.body === undefined ? undefined : JSON.stringify(options.body)
-        })
-        const text = await response.text()
-        return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
-      })
-    return { child, call }
-  })
+/** A request to the server process, on site `main` when it carries a token. */
+const call = (
+  server: ServerProcess,
+  method: "POST",
+  path: string,
+  options: { readonly token?: string; readonly body?: unknown } = {}
+) => callProcess(server, method, path, { ...options, site: options.token === undefined ? undefined : "main" })
 
 const expect204 = (response: { status: number; body: unknown }, what: string) =>
   response.status === 204
@@ -93,10 +28,10 @@ const crashAndRecover = (label: string, databaseUrl: string) =>
   Effect.gen(function*() {
     const hook = yield* receiver(() => 500)
     const first = yield* startServer(databaseUrl)
-    const login = yield* first.call("POST", "/login", { body: { email: adminEmail, password: adminPassword } })
-    const token: string = login.body.token
+    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
+    const token = (login.body as { token: string }).token
     yield* expect204(
-      yield* first.call("POST", "/webhooks", {
+      yield* call(first, "POST", "/webhooks", {
         token,
         body: { event_type: "preadvice_received", url: hook.url, secret: "crash" }
       }),
@@ -105,15 +40,15 @@ const crashAndRecover = (label: string, databaseUrl: string) =>
     const preAdvices = ["PA-C1", "PA-C2", "PA-C3"]
     for (const [index, id] of preAdvices.entries()) {
       const sku = `SKU-C${index}`
-      yield* expect204(yield* first.call("POST", "/skus", { token, body: { sku_id: sku, description: sku } }), "sku")
+      yield* expect204(yield* call(first, "POST", "/skus", { token, body: { sku_id: sku, description: sku } }), "sku")
       yield* expect204(
-        yield* first.call("POST", "/preadvices", {
+        yield* call(first, "POST", "/preadvices", {
           token,
           body: { pre_advice_id: id, lines: [{ sku_id: sku, qty: 1 }] }
         }),
         "pre-advice"
       )
-      yield* expect204(yield* first.call("POST", `/preadvices/${id}/receive`, { token, body: {} }), "receive")
+      yield* expect204(yield* call(first, "POST", `/preadvices/${id}/receive`, { token, body: {} }), "receive")
     }
     yield* eventually(() => hook.received().length >= 1, () => `${label}: no first attempt`)
     hook.answerWith(() => "timeout")
