@@ -99,7 +99,7 @@ const main = async () => {
       "from an allocation computed before its clock starts; the engine's time includes its reads and its planning.",
       "cpu ratio: the same ratio in CPU time of the measuring process, steadier on a busy machine (on PostgreSQL " +
       "it leaves out the server's work).",
-      "Peak RSS: the highest maxRSS of the engine's runs, each in its own process; it includes the ~180 MiB of " +
+      "Peak RSS: the highest maxRSS of the engine's runs, each in its own process; it includes the ~170 MiB of " +
       "the loaded engine and HTTP stack before the wave starts."
     ],
     wave: waves.map((row) => ({

@@ -12,7 +12,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, SITE } from "./data.js"
 
 const [database, definitionId] = [process.argv[2], Number(process.argv[3])]
 
-/** Total time per span name (the repositories' methods, `sql.execute`, the services' steps) of the start. */
+/** Total time per span name of the start: @effect/sql's `sql.transaction` and `sql.execute` (the engine opens none). */
 const spanTotals = new Map()
 let recording = false
 const tracer = Tracer.make({
