@@ -1,10 +1,12 @@
 /**
  * The request body limit (1 MiB). A declared `content-length` over it is answered 413 before the
- * body is read; a chunked body is cut off by the reader once it passes the limit. Methods whose body
- * the API never reads (`HttpMethod.hasBody`) skip the check.
+ * body is read; a chunked body is cut off by the reader once it passes the limit, and gets its 413
+ * on a server from `createNodeServer`. Methods whose body the API never reads
+ * (`HttpMethod.hasBody`) skip the check.
  */
 import { HttpIncomingMessage, HttpMethod, HttpMiddleware, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { createServer, type Server } from "node:http"
 import { messageResponse } from "./ErrorResponses.js"
 
 export const maxBodyBytes = 1024 * 1024
@@ -18,3 +20,23 @@ export const bodyLimit = HttpMiddleware.make((app) =>
     return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(maxBodyBytes))
   })
 )
+
+/**
+ * A Node HTTP server for the API. The platform's reader destroys a request whose body passes the
+ * limit, and with it the socket, so a chunked body's 413 would never be sent: here a request whose
+ * body was not read to its end only stops being read, and its connection closes once the answer is
+ * out.
+ */
+export const createNodeServer = (): Server => {
+  const server = createServer()
+  server.prependListener("request", (request, response) => {
+    if (request.headers["content-length"] !== undefined) return
+    const destroy = request.destroy.bind(request)
+    request.destroy = (error?: Error) => {
+      if (request.complete) return destroy(error)
+      response.shouldKeepAlive = false
+      return request.pause()
+    }
+  })
+  return server
+}

@@ -7,8 +7,7 @@ import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effe
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Administration, SiteId } from "@wms/core"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
-import { createServer } from "node:http"
-import { bodyLimit } from "./BodyLimit.js"
+import { bodyLimit, createNodeServer } from "./BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
 import * as HttpApiLive from "./HttpApiLive.js"
 import * as Tokens from "./Tokens.js"
@@ -33,6 +32,8 @@ const bootstrap = (config: ServerConfig) =>
     })
   }))
 
+export { createNodeServer } from "./BodyLimit.js"
+
 const services = (config: ServerConfig) =>
   Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config), WebhookWorker.layer).pipe(
     Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
@@ -51,7 +52,10 @@ const api = () =>
 
 /**
  * The API, its documentation, the warehouse services and the webhook worker, without the HTTP
- * server itself. The services (and the store's `SqlClient`) stay in the output for whoever serves it.
+ * server itself. The services (and the store's `SqlClient`) stay in the output for whoever serves it
+ * (on `createNodeServer`, so that a chunked body over the limit gets its 413). Like the
+ * bundled server it makes no spans; `HttpApiLive.layer` serves the API with whatever tracer the
+ * application provides.
  */
 export const app = (config: ServerConfig) => api().pipe(Layer.provideMerge(services(config)))
 
@@ -62,7 +66,7 @@ export const app = (config: ServerConfig) => api().pipe(Layer.provideMerge(servi
 export const layer = (config: ServerConfig) =>
   api().pipe(
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, {
+    Layer.provide(NodeHttpServer.layer(createNodeServer, {
       port: config.port,
       host: Option.getOrUndefined(config.host)
     })),

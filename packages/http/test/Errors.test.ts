@@ -3,7 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { Server } from "@wms/http"
 import { Cause, Effect, Layer, Logger, Schema } from "effect"
-import { createServer, request as httpRequest } from "node:http"
+import { request as httpRequest } from "node:http"
 import * as ErrorResponses from "../src/ErrorResponses.js"
 import { onBothStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
@@ -12,7 +12,7 @@ import { adminEmail, adminPassword, testConfig } from "../../../testing/server.j
  * A Node server on a random port, built once per call: `Layer.fresh(NodeHttpServer.layerTest)`
  * under `Layer.provideMerge` is built twice, and the `HttpServer` it exposes serves nothing.
  */
-const nodeServer = () => NodeHttpServer.layer(createServer, { port: 0 })
+const nodeServer = () => NodeHttpServer.layer(Server.createNodeServer, { port: 0 })
 
 const servers = onBothStores((db) =>
   Server.app(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)).pipe(
@@ -91,6 +91,43 @@ const declaredOnly = (path: string, length: number) =>
       })
       req.on("error", (error) => resume(Effect.fail(error)))
       req.write("{\"email\":\"")
+      return Effect.sync(() => req.destroy())
+    }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("no answer in 10 seconds") }))
+  })
+
+/**
+ * A POST through `node:http` whose body is sent in chunks with no declared length: `size` bytes of
+ * JSON creating a site, written 64 KiB at a time. Bounded: a request that gets no answer fails the test.
+ */
+const chunked = (token: string, siteId: string, size: number) =>
+  Effect.gen(function*() {
+    const target = yield* port
+    return yield* Effect.async<RawResponse, Error>((resume) => {
+      const req = httpRequest({
+        host: "127.0.0.1",
+        port: target,
+        method: "POST",
+        path: "/sites",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, site: "main" }
+      }, (res) => {
+        let text = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk) => (text += chunk))
+        res.on("end", () => resume(Effect.succeed(toResponse(res.statusCode ?? 0, res.headers["content-type"], text))))
+      })
+      req.on("error", (error) => resume(Effect.fail(error)))
+      const head = `{"site_id":"${siteId}","name":"Chunked","pad":"`
+      const body = Buffer.from(`${head}${"a".repeat(size - head.length - 2)}"}`)
+      let offset = 0
+      const pump = () => {
+        while (offset < body.length) {
+          const piece = body.subarray(offset, offset + 64 * 1024)
+          offset += piece.length
+          if (!req.write(piece)) return void req.once("drain", pump)
+        }
+        req.end()
+      }
+      pump()
       return Effect.sync(() => req.destroy())
     }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("no answer in 10 seconds") }))
   })
@@ -178,6 +215,20 @@ for (const [label, server] of servers) {
         const ids = sites.body.map((site: { site_id: string }) => site.site_id)
         assert.include(ids, "exact")
         assert.notInclude(ids, "over")
+      }))
+
+    it.effect("a chunked body over 1 MiB gets 413 {message}; a chunked body within it is read", () =>
+      Effect.gen(function*() {
+        const token = yield* login
+        const over = yield* chunked(token, "chunked-over", 2 * mib)
+        assert.strictEqual(over.status, 413)
+        assertMessageBody(over, "Request body is larger than 1 MiB")
+        const within = yield* chunked(token, "chunked-within", mib)
+        assert.strictEqual(within.status, 204, within.text)
+        const sites = yield* send("GET", "/sites", { token, site: "main" })
+        const ids = sites.body.map((site: { site_id: string }) => site.site_id)
+        assert.include(ids, "chunked-within")
+        assert.notInclude(ids, "chunked-over")
       }))
 
     it.effect("every error of the API is exactly {message} with a JSON content type", () =>
