@@ -3,7 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { Server } from "@wms/http"
 import { Cause, Effect, Layer, Logger, Schema } from "effect"
-import { request as httpRequest } from "node:http"
+import { type ClientRequest, request as httpRequest } from "node:http"
 import * as ErrorResponses from "../src/ErrorResponses.js"
 import { onBothStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
@@ -67,10 +67,10 @@ const login = Effect.map(
 )
 
 /**
- * A POST through `node:http` that declares a length its body never reaches, so the answer can only
- * come from a check made before reading. Bounded: a request that gets no answer fails the test.
+ * A POST through `node:http` whose body `write` sends; the request is dropped once answered.
+ * Bounded: a request that gets no answer fails the test.
  */
-const declaredOnly = (path: string, length: number) =>
+const rawPost = (path: string, headers: Record<string, string>, write: (request: ClientRequest) => void) =>
   Effect.gen(function*() {
     const target = yield* port
     return yield* Effect.async<RawResponse, Error>((resume) => {
@@ -79,7 +79,7 @@ const declaredOnly = (path: string, length: number) =>
         port: target,
         method: "POST",
         path,
-        headers: { "content-type": "application/json", "content-length": String(length) }
+        headers: { "content-type": "application/json", ...headers }
       }, (res) => {
         let text = ""
         res.setEncoding("utf8")
@@ -90,47 +90,35 @@ const declaredOnly = (path: string, length: number) =>
         })
       })
       req.on("error", (error) => resume(Effect.fail(error)))
-      req.write("{\"email\":\"")
+      write(req)
       return Effect.sync(() => req.destroy())
     }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("no answer in 10 seconds") }))
   })
 
+/** A body that declares a length it never reaches: only a check made before reading can answer. */
+const declaredOnly = (path: string, length: number) =>
+  rawPost(path, { "content-length": String(length) }, (request) => request.write("{\"email\":\""))
+
 /**
- * A POST through `node:http` whose body is sent in chunks with no declared length: `size` bytes of
- * JSON creating a site, written 64 KiB at a time. Bounded: a request that gets no answer fails the test.
+ * A body sent in chunks with no declared length: `size` bytes of JSON creating a site, written
+ * 64 KiB at a time.
  */
-const chunked = (token: string, siteId: string, size: number) =>
-  Effect.gen(function*() {
-    const target = yield* port
-    return yield* Effect.async<RawResponse, Error>((resume) => {
-      const req = httpRequest({
-        host: "127.0.0.1",
-        port: target,
-        method: "POST",
-        path: "/sites",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, site: "main" }
-      }, (res) => {
-        let text = ""
-        res.setEncoding("utf8")
-        res.on("data", (chunk) => (text += chunk))
-        res.on("end", () => resume(Effect.succeed(toResponse(res.statusCode ?? 0, res.headers["content-type"], text))))
-      })
-      req.on("error", (error) => resume(Effect.fail(error)))
-      const head = `{"site_id":"${siteId}","name":"Chunked","pad":"`
-      const body = Buffer.from(`${head}${"a".repeat(size - head.length - 2)}"}`)
-      let offset = 0
-      const pump = () => {
-        while (offset < body.length) {
-          const piece = body.subarray(offset, offset + 64 * 1024)
-          offset += piece.length
-          if (!req.write(piece)) return void req.once("drain", pump)
-        }
-        req.end()
+const chunked = (token: string, siteId: string, size: number) => {
+  const head = `{"site_id":"${siteId}","name":"Chunked","pad":"`
+  const body = Buffer.from(`${head}${"a".repeat(size - head.length - 2)}"}`)
+  return rawPost("/sites", { authorization: `Bearer ${token}`, site: "main" }, (request) => {
+    let offset = 0
+    const pump = () => {
+      while (offset < body.length) {
+        const piece = body.subarray(offset, offset + 64 * 1024)
+        offset += piece.length
+        if (!request.write(piece)) return void request.once("drain", pump)
       }
-      pump()
-      return Effect.sync(() => req.destroy())
-    }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("no answer in 10 seconds") }))
+      request.end()
+    }
+    pump()
   })
+}
 
 const assertMessageBody = (response: { readonly body: unknown }, message?: string | RegExp) => {
   assert.isObject(response.body)
