@@ -21,11 +21,11 @@
 import { fork, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
-import { cpus, tmpdir, totalmem } from "node:os"
+import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
 import { isDeepStrictEqual, parseArgs } from "node:util"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
+import { log, machine, median, onAdmin, pgUrl, table } from "./common.js"
 import { topFrames } from "./http/profile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -43,7 +43,6 @@ const { values } = parseArgs({
   }
 })
 
-const pgAdminUrl = process.env.WMS_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const connections = 64
 const site = "main"
 const adminPassword = "bench-admin-password"
@@ -52,20 +51,6 @@ const orderCount = 100
 
 /** The targets of the performance issue (reported, never asserted). */
 const targets = { vsLimit: 0.6, vsFastify: 1, p99Ms: 50, startupMs: 2000 }
-
-const log = (line) => process.stderr.write(`${line}\n`)
-
-const table = (headers, rows) => {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => String(row[i]).length)))
-  const line = (cells) => cells.map((cell, i) => String(cell).padStart(widths[i])).join("  ")
-  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
-}
-
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -91,16 +76,6 @@ const freePort = () =>
 
 // Databases ------------------------------------------------------------------------------------
 
-const onAdmin = async (statement) => {
-  const client = new pg.Client({ connectionString: pgAdminUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
 /** A fresh database of `store`: its `WMS_DATABASE_URL` and how to drop it. */
 const freshDatabase = async (store) => {
   if (store === "sqlite") {
@@ -109,9 +84,7 @@ const freshDatabase = async (store) => {
   }
   const name = `wms_bench_http_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
   await onAdmin(`CREATE DATABASE ${name}`)
-  const url = new URL(pgAdminUrl)
-  url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+  return { url: pgUrl(name), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
 // Servers --------------------------------------------------------------------------------------
@@ -408,12 +381,7 @@ const main = async () => {
   }
   const report = {
     date: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      cpu: cpus()[0]?.model,
-      memory_gib: Math.round(totalmem() / 2 ** 30),
-      node: process.version
-    },
+    machine: machine(),
     command: `node bench/http.js${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""}`,
     duration_s: Math.round((Date.now() - started) / 1000),
     load: {

@@ -16,10 +16,10 @@
  */
 import { spawn } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { cpus, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { log, machine, table } from "./common.js"
 import { runWaveBench, scaling } from "./wave/index.js"
 
 const results = fileURLToPath(new URL("results", import.meta.url))
@@ -38,14 +38,6 @@ const { values } = parseArgs({
 
 /** The targets of the performance issue, checked against the figures (and only reported). */
 const waveTargets = { ratio: { sqlite: 3, postgres: 4 }, scaling: 11, peakRssMiB: 512 }
-
-const log = (line) => process.stderr.write(`${line}\n`)
-
-const table = (headers, rows) => {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => String(row[i]).length)))
-  const line = (cells) => cells.map((cell, i) => String(cell).padStart(widths[i])).join("  ")
-  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
-}
 
 /** Runs the HTTP benchmark in its own process and answers what it wrote. */
 const runHttpBench = () =>
@@ -80,12 +72,7 @@ const main = async () => {
   const verdict = (ok) => (ok ? "ok" : "MISS")
   const report = {
     date: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      cpu: cpus()[0]?.model,
-      memory_gib: Math.round(totalmem() / 2 ** 30),
-      node: process.version
-    },
+    machine: machine(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
     duration_s: Math.round((Date.now() - started) / 1000),
     wave_targets: waveTargets,

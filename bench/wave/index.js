@@ -9,17 +9,10 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
+import { median, onAdmin, pgUrl } from "../common.js"
 import { generate, migrate, seedPg, seedSqlite } from "./data.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
-const pgAdminUrl = process.env.WMS_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
 
 /** Runs one child and answers what it sends. */
 const child = (script, args, execArgv = []) =>
@@ -33,22 +26,6 @@ const child = (script, args, execArgv = []) =>
       else reject(new Error(`${script} ${args[0]} failed (exit ${code}): ${answer?.error ?? "no answer"}`))
     })
   })
-
-const onAdmin = async (statement) => {
-  const client = new pg.Client({ connectionString: pgAdminUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
-const pgUrl = (name) => {
-  const url = new URL(pgAdminUrl)
-  url.pathname = `/${name}`
-  return url.toString()
-}
 
 /** A store kind: how to make the seeded template, a copy of it, and how to throw them away. */
 const stores = {

@@ -1,0 +1,51 @@
+/**
+ * What the benchmark scripts share: the report's table and machine facts, the median, and the
+ * PostgreSQL maintenance database from which throw-away databases are created and dropped.
+ */
+import { cpus, totalmem } from "node:os"
+import pg from "pg"
+
+/** The maintenance database (`WMS_BENCH_PG_URL`). */
+export const pgAdminUrl = process.env.WMS_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+/** The URL of database `name` on the maintenance database's server. */
+export const pgUrl = (name) => {
+  const url = new URL(pgAdminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** Runs one statement on the maintenance database, e.g. `CREATE DATABASE`. */
+export const onAdmin = async (statement) => {
+  const client = new pg.Client({ connectionString: pgAdminUrl })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Progress, on stderr so that stdout holds only the report. */
+export const log = (line) => process.stderr.write(`${line}\n`)
+
+/** A plain-text table, each column right-aligned. */
+export const table = (headers, rows) => {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => String(row[i]).length)))
+  const line = (cells) => cells.map((cell, i) => String(cell).padStart(widths[i])).join("  ")
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
+}
+
+export const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/** The machine a report was measured on. */
+export const machine = () => ({
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  node: process.version
+})
