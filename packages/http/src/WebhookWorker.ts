@@ -20,7 +20,7 @@ import {
   webhookId,
   WebhookRepository
 } from "@wms/core"
-import { Clock, Context, Effect, FiberSet, Layer, Queue, Ref } from "effect"
+import { Clock, Context, Effect, FiberSet, Layer, Option, Queue, Ref } from "effect"
 import { createHmac } from "node:crypto"
 
 /** How the worker runs, apart from the delivery policy (`WebhookDeliveryPolicy`). */
@@ -118,9 +118,8 @@ const run = Effect.gen(function*() {
       Effect.withSpan("WebhookWorker.attempt", { attributes: { delivery: delivery.id, event: delivery.event.id } })
     )
 
-  // Events up to `fanned` have their deliveries; subscribers have had the events up to `fed`.
+  // Events up to `fanned` have their deliveries.
   let fanned = 0
-  let fed: number | null = null
 
   const feed = (after: number, upTo: number) =>
     Effect.gen(function*() {
@@ -139,8 +138,8 @@ const run = Effect.gen(function*() {
       yield* atomically(repository.fanOut(upTo, iso(yield* Clock.currentTimeMillis)))
       fanned = upTo
     }
-    if (fed !== null && upTo > fed && (yield* subscriptions.active)) yield* feed(fed, upTo)
-    fed = upTo
+    const fed = yield* subscriptions.cursor
+    if (Option.isSome(fed) && upTo > fed.value) yield* feed(fed.value, upTo)
     const free = options.concurrency - (yield* Ref.get(inFlight))
     if (free <= 0) return
     const now = yield* Clock.currentTimeMillis
