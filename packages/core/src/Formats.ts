@@ -16,8 +16,11 @@ export const CalendarDate = Schema.String.pipe(
   Schema.filter(isCalendarDate, { message: () => "must be a date YYYY-MM-DD" })
 )
 
+/** The largest whole number a store keeps: ids, quantities and line numbers are 32-bit integer columns. */
+export const maxInteger = 2147483647
+
 /** The largest quantity a store keeps (a 32-bit integer column). */
-export const maxQuantity = 2147483647
+export const maxQuantity = maxInteger
 
 /** A quantity on write: an integer from 1 to `maxQuantity`. */
 export const Quantity = Schema.Number.pipe(
@@ -25,9 +28,17 @@ export const Quantity = Schema.Number.pipe(
   Schema.filter((n) => n <= maxQuantity, { message: () => `must be at most ${maxQuantity}` })
 )
 
+/**
+ * A numeric record id in a write body: a positive integer that fits the stores' 32-bit id columns,
+ * so `1.5`, `-1` or `2147483648` give 400 on both stores alike.
+ */
+export const RecordId = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, { message: () => "must be an integer id" })
+)
+
 /** A numeric record id in a path: digits only, so `1.5`, `abc` or `-1` give 400. */
 export const RecordIdFromPath = Schema.String.pipe(
-  Schema.filter((s) => /^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2147483647, { message: () => "must be an integer id" }),
+  Schema.filter((s) => /^[1-9]\d{0,9}$/.test(s) && Number(s) <= maxInteger, { message: () => "must be an integer id" }),
   Schema.compose(Schema.NumberFromString)
 )
 

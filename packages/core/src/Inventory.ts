@@ -3,8 +3,8 @@
  * adjustments (extension) so stock can be corrected without a pre-advice.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { invalidField, NotFound } from "./Errors.js"
-import { CalendarDate, formatDate, formatDateTime, TimeZone } from "./Formats.js"
+import { Conflict, invalidField, NotFound } from "./Errors.js"
+import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "./Formats.js"
 import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "./InventoryRepository.js"
 import { SkuRepository } from "./SkuRepository.js"
 import { adjust, type TransactionType } from "./Stock.js"
@@ -64,7 +64,6 @@ const NonZeroInteger = Schema.Number.pipe(
     message: () => "must be a non-zero integer"
   })
 )
-const Id = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer id" }))
 const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {
   message: () => "must be a non-empty text of at most 64 characters"
 }))
@@ -74,7 +73,7 @@ const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length
  * and `tag_id` (and `expiry_date`); `qty` is the signed change.
  */
 export const AdjustmentRequest = Schema.Struct({
-  content_id: Schema.optionalWith(Schema.NullOr(Id), { default: () => null }),
+  content_id: Schema.optionalWith(Schema.NullOr(RecordId), { default: () => null }),
   sku_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
   loc_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
   tag_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
@@ -197,28 +196,28 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
         return yield* invalidField("sku_id", `SKU ${request.sku_id} does not exist`)
       }
       const owner = { site_id: actor.scope.site_id, client_id: sku.value.client_id as Content["client_id"] }
-      if (request.tag_id !== null) {
-        const found = yield* repository.lockContentAt(owner, {
-          sku_id: request.sku_id,
-          loc_id: request.loc_id,
-          tag_id: request.tag_id,
-          expiry_date: request.expiry_date
-        })
-        if (Option.isSome(found)) return found.value
-      }
+      const now = yield* Clock.currentTimeMillis
+      const expiryDate = request.expiry_date ?? defaultExpiry(sku.value, now, timeZone)
+      // Without a tag the adjustment adds to (or takes from) the stock already at the location.
+      const found = yield* repository.lockContentAt(owner, {
+        sku_id: request.sku_id,
+        loc_id: request.loc_id,
+        tag_id: request.tag_id,
+        expiry_date: expiryDate
+      })
+      if (Option.isSome(found)) return found.value
       if (request.qty < 0) {
         return yield* invalidField(
           request.tag_id === null ? "tag_id" : "content_id",
-          "a negative adjustment needs an existing content: give content_id, or sku_id, loc_id and tag_id"
+          `a negative adjustment needs an existing content: none of SKU ${request.sku_id} at ${request.loc_id}`
         )
       }
-      const now = yield* Clock.currentTimeMillis
       const fresh: Omit<Content, "content_id"> = {
         ...owner,
         sku_id: request.sku_id,
         loc_id: request.loc_id,
         tag_id: request.tag_id ?? (yield* repository.nextTagId(actor.scope.site_id)),
-        expiry_date: request.expiry_date ?? defaultExpiry(sku.value, now, timeZone),
+        expiry_date: expiryDate,
         qty: 0,
         qty_allocated: 0,
         qty_tasked_from: 0,
@@ -230,6 +229,11 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
     const adjustStock = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
       const target = yield* contentToAdjust(actor, request)
       const next = yield* adjust(target, request.qty)
+      if (next.qty > maxQuantity) {
+        return yield* new Conflict({
+          message: `Inventory content with contentId ${target.content_id} cannot hold more than ${maxQuantity}`
+        })
+      }
       yield* repository.setQuantities(target.content_id, next)
       yield* repository.appendTransaction({
         site_id: target.site_id,

@@ -24,7 +24,8 @@ export interface ContentWithDescription extends Content {
 export interface ContentKey {
   readonly sku_id: string
   readonly loc_id: string
-  readonly tag_id: string
+  /** `null`: any tag (an untagged adjustment adds to what lies at the location). */
+  readonly tag_id: string | null
   readonly expiry_date: string | null
 }
 
@@ -64,7 +65,10 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
   readonly findContent: (scope: Scope, contentId: number) => Effect.Effect<Option.Option<ContentWithDescription>>
   /** The content, locked against other writers until the transaction ends. */
   readonly lockContent: (scope: Scope, contentId: number) => Effect.Effect<Option.Option<Content>>
-  /** The content of an owner at a key, locked against other writers until the transaction ends. */
+  /**
+   * The content of an owner at a key (the oldest, when several match), locked against other
+   * writers until the transaction ends.
+   */
   readonly lockContentAt: (owner: Owner, key: ContentKey) => Effect.Effect<Option.Option<Content>>
   /** Inserts a content and returns its id. */
   readonly insertContent: (content: Omit<Content, "content_id">) => Effect.Effect<number>

@@ -4,7 +4,7 @@
  */
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
-import { CalendarDate, Quantity, TimeZone } from "./Formats.js"
+import { CalendarDate, maxInteger, Quantity, RecordId, TimeZone } from "./Formats.js"
 import { assignLineNumbers, maxLineNumber } from "./LineNumbering.js"
 import {
   type OrderFields,
@@ -36,13 +36,6 @@ export const OrderId = StoredText.pipe(
   Schema.filter((s) => s.length <= 100, { message: () => "must be at most 100 characters" })
 )
 
-const maxInteger = 2147483647
-
-// The id of a referenced record (customer, carrier): a positive 32-bit integer.
-const ReferenceId = Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, { message: () => "must be an integer id" })
-)
-
 const LineNumber = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxLineNumber, {
     message: () => `must be an integer from 1 to ${maxLineNumber}`
@@ -70,10 +63,10 @@ export type NewOrderLine = typeof NewOrderLine.Type
 /** The body of `POST /orders`. Optional fields may be left out (a typed client need not name them) or null. */
 export const NewOrder = Schema.Struct({
   order_id: OrderId,
-  customer_id: optional(ReferenceId),
+  customer_id: optional(RecordId),
   order_date: optional(CalendarDate),
   ship_by_date: optional(CalendarDate),
-  carrier_id: optional(ReferenceId),
+  carrier_id: optional(RecordId),
   ship_dock: optional(StoredText),
   lines: optional(Schema.Array(NewOrderLine).annotations({ message: () => "must be an array of order lines" }))
 })
@@ -81,10 +74,10 @@ export type NewOrder = typeof NewOrder.Type
 
 /** The body of `PUT /orders/:id`: only the fields present change; `null` clears one. */
 export const OrderUpdate = Schema.Struct({
-  customer_id: optional(ReferenceId),
+  customer_id: optional(RecordId),
   order_date: optional(CalendarDate),
   ship_by_date: optional(CalendarDate),
-  carrier_id: optional(ReferenceId),
+  carrier_id: optional(RecordId),
   ship_dock: optional(StoredText)
 })
 export type OrderUpdate = typeof OrderUpdate.Type

@@ -10,7 +10,7 @@ import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { EventPublisher } from "./Events.js"
 import { RecordIdFromPath, TimeZone } from "./Formats.js"
 import { InventoryRepository, type LedgerEntry } from "./InventoryRepository.js"
-import { ListWindow } from "./MasterData.js"
+import { ListWindow, TextIdFromPath } from "./MasterData.js"
 import { OrderRepository } from "./OrderRepository.js"
 import { orderNotFound } from "./Orders.js"
 import { toOrder } from "./OrderView.js"
@@ -25,7 +25,7 @@ import { WaveRepository } from "./WaveRepository.js"
 /** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
 export const TaskQuery = Schema.Struct({
   wave_id: Schema.optional(RecordIdFromPath),
-  sku_id: Schema.optional(Schema.String),
+  sku_id: Schema.optional(TextIdFromPath),
   ...ListWindow.fields
 })
 export type TaskQuery = typeof TaskQuery.Type

@@ -7,7 +7,7 @@
  */
 import { Array as Arr, Clock, Effect, JSONSchema, Option, ParseResult, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
-import { formatDutchDateTime, Quantity, TimeZone } from "./Formats.js"
+import { formatDutchDateTime, maxInteger, Quantity, TimeZone } from "./Formats.js"
 import { ClientId } from "./Ids.js"
 import { ownerForWrite } from "./Ownership.js"
 import {
@@ -23,7 +23,6 @@ import { type Actor, canSee, type Scope } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
 
 // The largest value of the stores' INTEGER columns (record ids, line numbers, quantities).
-const maxInteger = 2147483647
 
 // PostgreSQL cannot keep NUL in text: refused on write, and such an id can name no record.
 const Text = Schema.String.pipe(

@@ -7,7 +7,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "./Errors.js"
 import { EventPublisher } from "./Events.js"
-import { CalendarDate, Quantity, TimeZone } from "./Formats.js"
+import { CalendarDate, maxInteger, Quantity, TimeZone } from "./Formats.js"
 import { defaultExpiry } from "./Inventory.js"
 import { InventoryRepository } from "./InventoryRepository.js"
 import { PreAdvices } from "./PreAdvices.js"
@@ -20,8 +20,8 @@ import { Transactor } from "./Transactor.js"
 const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {
   message: () => "must be a non-empty text of at most 64 characters"
 }))
-const LineNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, {
-  message: () => "must be an integer of at least 1"
+const LineNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, {
+  message: () => `must be an integer from 1 to ${maxInteger}`
 }))
 
 /** One line of a receipt: how much of pre-advice line `line` arrived, and where. */

@@ -8,7 +8,7 @@ import { allocate, type PickType } from "./Allocation.js"
 import { composeCustomerName } from "./CustomerName.js"
 import { Conflict, NotFound } from "./Errors.js"
 import { EventPublisher } from "./Events.js"
-import { formatDate, TimeZone } from "./Formats.js"
+import { formatDate, RecordId, TimeZone } from "./Formats.js"
 import { InventoryRepository, type LedgerEntry } from "./InventoryRepository.js"
 import { OrderRepository } from "./OrderRepository.js"
 import { toOrder } from "./OrderView.js"
@@ -22,12 +22,12 @@ import { matchesCriterion } from "./WaveSelection.js"
 
 /** The body of `POST /waves/create`. */
 export const CreateWaveRequest = Schema.Struct({
-  wavedef_id: Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer id" }))
+  wavedef_id: RecordId
 })
 
 /** The body of `POST /waves/start`. */
 export const StartWaveRequest = Schema.Struct({
-  wave_id: Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer id" }))
+  wave_id: RecordId
 })
 
 /** A wave as `GET /waves` shows it (§2.7). */

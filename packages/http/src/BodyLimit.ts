@@ -2,12 +2,13 @@
  * The request body limit (1 MiB). A declared `content-length` over it is answered 413 before the
  * body is read; a chunked body is cut off by the reader once it passes the limit, and gets its 413
  * on a server from `createNodeServer`. Methods whose body the API never reads
- * (`HttpMethod.hasBody`) skip the check.
+ * (`HttpMethod.hasBody`) skip the check; the others get their JSON body checked (`JsonBody`).
  */
 import { HttpIncomingMessage, HttpMethod, HttpMiddleware, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import { messageResponse } from "./ErrorResponses.js"
+import * as JsonBody from "./JsonBody.js"
 
 export const maxBodyBytes = 1024 * 1024
 
@@ -17,7 +18,10 @@ export const bodyLimit = HttpMiddleware.make((app) =>
     if (!HttpMethod.hasBody(request.method)) return yield* app
     const declared = Number(request.headers["content-length"] ?? 0)
     if (declared > maxBodyBytes) return messageResponse(413, "Request body is larger than 1 MiB")
-    return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(maxBodyBytes))
+    return yield* HttpIncomingMessage.withMaxBodySize(
+      Effect.provideService(app, HttpServerRequest.HttpServerRequest, JsonBody.checked(request)),
+      Option.some(maxBodyBytes)
+    )
   })
 )
 

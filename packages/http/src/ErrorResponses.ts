@@ -11,6 +11,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
+import { isRefusedBody } from "./JsonBody.js"
 
 const statusOf: Record<string, number> = {
   InvalidInput: 400,
@@ -45,9 +46,8 @@ const responseFor = (request: HttpServerRequest.HttpServerRequest, cause: Cause.
       return messageResponse(400, error.issues.length > 0 ? describeIssue(error.issues[0]) : error.message)
     }
     if (error instanceof HttpServerError.RequestError) {
-      return isOversized(error)
-        ? messageResponse(413, "Request body is larger than 1 MiB")
-        : messageResponse(400, "Request body is not valid JSON")
+      if (isOversized(error)) return messageResponse(413, "Request body is larger than 1 MiB")
+      return messageResponse(400, isRefusedBody(error) ? error.description! : "Request body is not valid JSON")
     }
     if (error instanceof HttpServerError.RouteNotFound) {
       return messageResponse(404, `Route ${request.method} ${request.url.split("?")[0]} not found`)

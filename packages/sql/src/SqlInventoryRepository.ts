@@ -71,7 +71,8 @@ export const layer = Layer.effect(
       lockContentAt: (owner, key) =>
         sql<Content>`SELECT * FROM contents WHERE site_id = ${owner.site_id}
           AND ${owner.client_id === null ? sql`client_id IS NULL` : sql`client_id = ${owner.client_id}`}
-          AND sku_id = ${key.sku_id} AND loc_id = ${key.loc_id} AND tag_id = ${key.tag_id}
+          AND sku_id = ${key.sku_id} AND loc_id = ${key.loc_id}
+          AND ${key.tag_id === null ? sql`TRUE` : sql`tag_id = ${key.tag_id}`}
           AND ${key.expiry_date === null ? sql`expiry_date IS NULL` : sql`expiry_date = ${key.expiry_date}`}
           ORDER BY content_id LIMIT 1 ${forUpdate}`.pipe(
           Effect.map(first),

@@ -56,6 +56,9 @@ const claims: BulkInsert = {
 
 type LineRow = readonly [orderRef: number, line: number, skuId: string, qty: number]
 
+// Sums are 64-bit (a wave may order more than 2^31 units); PostgreSQL returns a BIGINT as a string.
+type Sums<Row, K extends keyof Row> = Omit<Row, K> & { readonly [P in K]: number | string }
+
 export const layer = Layer.effect(
   WaveRepository,
   Effect.gen(function*() {
@@ -118,12 +121,15 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       totals: (waveId) =>
-        sql<WaveTotals>`SELECT
+        sql<Sums<WaveTotals, "qty_ordered" | "qty_allocated">>`SELECT
             (SELECT CAST(count(*) AS INTEGER) FROM wave_orders WHERE wave_id = ${waveId}) AS order_count,
-            (SELECT CAST(COALESCE(sum(l.qty), 0) AS INTEGER) FROM wave_orders wo
+            (SELECT CAST(COALESCE(sum(l.qty), 0) AS BIGINT) FROM wave_orders wo
               JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}) AS qty_ordered,
-            (SELECT CAST(COALESCE(sum(qty), 0) AS INTEGER) FROM claims WHERE wave_id = ${waveId}) AS qty_allocated`
-          .pipe(Effect.map((rows) => rows[0]), Effect.orDie),
+            (SELECT CAST(COALESCE(sum(qty), 0) AS BIGINT) FROM claims WHERE wave_id = ${waveId}) AS qty_allocated`
+          .pipe(
+            Effect.map(([row]) => ({ ...row, qty_ordered: Number(row.qty_ordered), qty_allocated: Number(row.qty_allocated) })),
+            Effect.orDie
+          ),
       orders: (waveId) =>
         sql<WaveOrderRow>`SELECT o.order_id, o.order_date, o.status_id, cu.name AS customer_name,
             cu.town AS customer_town, o.ship_by_date, ca.name AS carrier_name, o.ship_dock
@@ -132,11 +138,12 @@ export const layer = Layer.effect(
           LEFT JOIN carriers ca ON ca.id = o.carrier_id
           WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`.pipe(Effect.orDie),
       claimsets: (waveId) =>
-        sql<ClaimsetRow>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
-            CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS INTEGER) AS total_qty
+        sql<Sums<ClaimsetRow, "total_qty">>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
+            CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS BIGINT) AS total_qty
           FROM claimsets cs LEFT JOIN claims c ON c.claimset_id = cs.id
           WHERE cs.wave_id = ${waveId}
           GROUP BY cs.id, cs.claimset_break, cs.status, cs.pick_type ORDER BY cs.id`.pipe(
+          Effect.map((rows) => rows.map((row) => ({ ...row, total_qty: Number(row.total_qty) }))),
           Effect.orDie
         ),
       claims: (waveId) =>
