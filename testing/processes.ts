@@ -87,15 +87,18 @@ export interface ProcessOptions {
   /** The environment besides PATH, PORT and HOST: nothing else is inherited. */
   readonly env: Record<string, string>
   readonly health?: HealthOptions
+  /** The program and its arguments; the bundle on this Node when absent. */
+  readonly command?: readonly [string, ...Array<string>]
 }
 
 /** The built server on a free loopback port, once `/health` answers. Killed when the scope closes. */
 export const startProcess = (options: ProcessOptions) =>
   Effect.gen(function*() {
     const port = yield* freePort
+    const [program, ...args] = options.command ?? [process.execPath, bin]
     const child = yield* Effect.acquireRelease(
       Effect.sync(() =>
-        spawn(process.execPath, [bin], {
+        spawn(program, args, {
           cwd: options.cwd,
           env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", ...options.env },
           stdio: ["ignore", "pipe", "pipe"]

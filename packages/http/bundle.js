@@ -8,14 +8,22 @@
  * better-sqlite3 (a native addon) and pg-native (optional, not installed) stay external and are
  * loaded from node_modules. Scalar's script (3.3 MB, the `/docs` page) is written beside the bundle
  * as `server.bundle.scalar.js` and read as text at start: as a string literal in the bundle, V8
- * scans it at every start.
+ * scans it at every start. Both files are written beside and renamed into place, so a server
+ * starting meanwhile (tests spawn the bundle while `npm start` rebuilds it) reads a whole file.
  */
 import * as esbuild from "esbuild"
-import { writeFileSync } from "node:fs"
+import { renameSync, writeFileSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const dist = new URL("dist/", import.meta.url)
 const scalarFile = "server.bundle.scalar.js"
+const bundleFile = fileURLToPath(new URL("server.bundle.js", dist))
+
+/** Writes `file` whole or not at all: readers see the old file until the rename. */
+const replace = (file, write) => {
+  write(`${file}.tmp`)
+  renameSync(`${file}.tmp`, file)
+}
 
 let scalarWritten = false
 const scalarAsFile = {
@@ -24,7 +32,7 @@ const scalarAsFile = {
     build.onLoad({ filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]internal[\\/]httpApiScalar\.js$/ }, async (args) => {
       const { javascript } = await import(pathToFileURL(args.path).href)
       if (typeof javascript !== "string") throw new Error(`${args.path} no longer exports Scalar's script as javascript`)
-      writeFileSync(new URL(scalarFile, dist), javascript)
+      replace(fileURLToPath(new URL(scalarFile, dist)), (file) => writeFileSync(file, javascript))
       scalarWritten = true
       return {
         contents: `import { readFileSync } from "node:fs"
@@ -36,7 +44,7 @@ export const javascript = readFileSync(new URL("./${scalarFile}", import.meta.ur
 
 await esbuild.build({
   entryPoints: [fileURLToPath(new URL("bin.js", dist))],
-  outfile: fileURLToPath(new URL("server.bundle.js", dist)),
+  outfile: `${bundleFile}.tmp`,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -47,5 +55,7 @@ await esbuild.build({
   plugins: [scalarAsFile],
   logLevel: "warning"
 })
+
+renameSync(`${bundleFile}.tmp`, bundleFile)
 
 if (!scalarWritten) throw new Error("Scalar's script was not found in @effect/platform: update the scalar-as-file plugin")

@@ -1,7 +1,8 @@
 /**
  * Turns every failure of the API into a JSON `{message}` response: the domain's errors with their
  * status, schema failures as 400 naming the field, malformed JSON as 400, an oversized body as
- * 413, an unknown route as 404, and anything unexpected as a logged 500 that leaks nothing.
+ * 413, an unknown route as 404, an unavailable database as 503 `{status, message}`, and anything
+ * unexpected as a logged 500 that leaks nothing.
  */
 import {
   HttpApiBuilder,
@@ -11,6 +12,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
+import { Unavailable } from "./api/SystemApi.js"
 import { isRefusedBody } from "./JsonBody.js"
 
 const statusOf: Record<string, number> = {
@@ -48,6 +50,9 @@ const responseFor = (request: HttpServerRequest.HttpServerRequest, cause: Cause.
     if (error instanceof HttpServerError.RequestError) {
       if (isOversized(error)) return messageResponse(413, "Request body is larger than 1 MiB")
       return messageResponse(400, isRefusedBody(error) ? error.description! : "Request body is not valid JSON")
+    }
+    if (error instanceof Unavailable) {
+      return HttpServerResponse.unsafeJson({ status: error.status, message: error.message }, { status: 503 })
     }
     if (error instanceof HttpServerError.RouteNotFound) {
       return messageResponse(404, `Route ${request.method} ${request.url.split("?")[0]} not found`)

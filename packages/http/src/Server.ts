@@ -7,8 +7,10 @@ import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effe
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Administration, SiteId } from "@wms/core"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
+import type { Server } from "node:http"
 import { bodyLimit, createNodeServer } from "./BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
+import * as Readiness from "./Readiness.js"
 import * as HttpApiLive from "./HttpApiLive.js"
 import * as Tokens from "./Tokens.js"
 import * as Warehouse from "./Warehouse.js"
@@ -59,16 +61,40 @@ const api = () =>
  */
 export const app = (config: ServerConfig) => api().pipe(Layer.provideMerge(services(config)))
 
+/** How long a stopping server waits for the requests in flight before it closes their connections. */
+const drainMillis = 10_000
+
+/**
+ * Stopping (the layer's scope closes, as on SIGTERM or SIGINT under `NodeRuntime.runMain`): `/ready`
+ * answers 503 at once; the port closes while the requests in flight finish, for at most
+ * `drainMillis`; then the webhook worker stops and the database closes.
+ */
+const draining = (server: () => Server | undefined, readiness: Readiness.ReadinessState) =>
+  Layer.scopedDiscard(Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      readiness.stopping = true
+      const running = server()
+      if (running === undefined) return
+      running.closeIdleConnections()
+      setTimeout(() => running.closeAllConnections(), drainMillis).unref()
+    })
+  ))
+
 /**
  * The whole server, listening on the configured host and port. The store is migrated and
  * bootstrapped before the port opens: a request accepted before the API is mounted is never answered.
  */
-export const layer = (config: ServerConfig) =>
-  api().pipe(
+export const layer = (config: ServerConfig) => {
+  const readiness = Readiness.make()
+  let server: Server | undefined
+  return api().pipe(
+    Layer.merge(draining(() => server, readiness)),
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createNodeServer, {
+    Layer.provide(NodeHttpServer.layer(() => (server = createNodeServer()), {
       port: config.port,
       host: Option.getOrUndefined(config.host)
     })),
-    Layer.provide(services(config))
+    Layer.provide(services(config)),
+    Layer.provide(Layer.succeed(Readiness.Readiness, readiness))
   )
+}

@@ -1,14 +1,37 @@
 /**
  * Operational endpoints that need no token and no `site` header.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+
+/** 503: the database does not answer, or the server is stopping. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()(
+  "Unavailable",
+  { status: Schema.Literal("unavailable", "stopping"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 503, description: "The database does not answer, or the server is stopping" })
+) {}
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(Schema.Struct({ status: Schema.Literal("ok") }))
-      .annotate(OpenApi.Description, "200 `{status: \"ok\"}` when the database answers.")
+      .addError(Unavailable)
+      .annotate(
+        OpenApi.Description,
+        "Liveness: 200 `{status: \"ok\"}` when the database answers within 2 s, otherwise 503 " +
+          "`{status: \"unavailable\", message}`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("ready", "/ready")
+      .addSuccess(Schema.Struct({ status: Schema.Literal("ready") }))
+      .addError(Unavailable)
+      .annotate(
+        OpenApi.Description,
+        "Readiness, for a load balancer: 200 `{status: \"ready\"}` when the database answers and the server " +
+          "takes work; 503 `{status: \"unavailable\", message}` when the database does not answer, and " +
+          "`{status: \"stopping\", message}` once the server has begun to stop (SIGTERM or SIGINT)."
+      )
   )
   .annotate(OpenApi.Title, "System")
 {}
