@@ -4,7 +4,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Server } from "@wms/http"
+import { type Config, Server } from "@wms/http"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { onBothStores } from "./databases.js"
 
@@ -20,7 +20,10 @@ export const testConfig = (databaseUrl: string) => ({
   timeZone: "UTC",
   bootstrapSite: "main",
   bootstrapAdminEmail: adminEmail,
-  bootstrapAdminPassword: Option.some(Redacted.make(adminPassword))
+  bootstrapAdminPassword: Option.some(Redacted.make(adminPassword)),
+  // The lowest cost allowed: tests log in hundreds of times. The default cost is tested on its own.
+  passwordHashCost: 14,
+  loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 50, windowSeconds: 900 }
 })
 
 export interface RequestOptions {
@@ -44,6 +47,8 @@ export class Api extends Context.Tag("testing/Api")<Api, {
   readonly request: (method: "GET" | "POST" | "PUT" | "DELETE", path: string, options?: RequestOptions) => Effect.Effect<TestResponse>
   /** Logs in and returns the token. */
   readonly login: (email?: string, password?: string) => Effect.Effect<string>
+  /** The userId of the bootstrap admin, for tokens a test signs itself. */
+  readonly adminUserId: Effect.Effect<string>
 }>() {}
 
 /** The raw client on the `HttpClient` of the test server, captured when the layer is built. */
@@ -72,7 +77,11 @@ export const apiLayer = Layer.effect(
         Effect.map(request("POST", "/login", { body: { email, password } }), (response) => {
           if (response.status !== 200) throw new Error(`login of ${email} failed: ${JSON.stringify(response.body)}`)
           return response.body.token as string
-        })
+        }),
+      adminUserId: Effect.map(
+        request("POST", "/login", { body: { email: adminEmail, password: adminPassword } }),
+        (response) => response.body.userId as string
+      )
     })
   })
 )
@@ -81,9 +90,9 @@ export const apiLayer = Layer.effect(
  * The bundled server's app on a test server, with `Api` to call it. The server runs on the real
  * clock even inside `layer(…)`, whose TestClock would otherwise stamp every record in 1970.
  */
-export const testServer = (databaseUrl: string) =>
+export const testServer = (databaseUrl: string, overrides: Partial<Config.ServerConfig> = {}) =>
   apiLayer.pipe(
-    Layer.provideMerge(Server.app(testConfig(databaseUrl))),
+    Layer.provideMerge(Server.app({ ...testConfig(databaseUrl), ...overrides })),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(Layer.setClock(Clock.make()))
   )

@@ -120,7 +120,8 @@ describe("the tenancy rule", () => {
 /** Hashing is not under test here; a cheap one keeps a hundred users per run fast. */
 const plainHasher = Layer.succeed(PasswordHasher, {
   hash: (password) => Effect.succeed(`plain:${password}`),
-  verify: (password, hash) => Effect.succeed(hash === `plain:${password}`)
+  verify: (password, hash) => Effect.succeed(hash === `plain:${password}`),
+  needsRehash: () => false
 })
 
 const store = () =>

@@ -2,6 +2,7 @@
  * The server's configuration, read from environment variables.
  */
 import { Config, type Option, type Redacted } from "effect"
+import type { LoginThrottleOptions } from "./LoginThrottle.js"
 
 export interface ServerConfig {
   readonly port: number
@@ -12,7 +13,16 @@ export interface ServerConfig {
   readonly bootstrapSite: string
   readonly bootstrapAdminEmail: string
   readonly bootstrapAdminPassword: Option.Option<Redacted.Redacted>
+  /** log2 of scrypt's N for password hashes (`WMS_PASSWORD_HASH_COST`). */
+  readonly passwordHashCost: number
+  readonly loginThrottle: LoginThrottleOptions
 }
+
+const positiveInteger = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: "must be an integer of at least 1", validation: (n) => n >= 1 })
+  )
 
 export const serverConfig: Config.Config<ServerConfig> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
@@ -25,7 +35,16 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   ),
   bootstrapSite: Config.string("WMS_SITE").pipe(Config.withDefault("main")),
   bootstrapAdminEmail: Config.string("WMS_ADMIN_EMAIL").pipe(Config.withDefault("admin@example.com")),
-  bootstrapAdminPassword: Config.option(Config.redacted("WMS_ADMIN_PASSWORD"))
+  bootstrapAdminPassword: Config.option(Config.redacted("WMS_ADMIN_PASSWORD")),
+  passwordHashCost: Config.integer("WMS_PASSWORD_HASH_COST").pipe(
+    Config.withDefault(17),
+    Config.validate({ message: "must be an integer from 14 to 20", validation: (n) => n >= 14 && n <= 20 })
+  ),
+  loginThrottle: Config.all({
+    maxFailuresPerEmail: positiveInteger("WMS_LOGIN_MAX_FAILURES_PER_EMAIL", 5),
+    maxFailuresPerAddress: positiveInteger("WMS_LOGIN_MAX_FAILURES_PER_ADDRESS", 50),
+    windowSeconds: positiveInteger("WMS_LOGIN_THROTTLE_SECONDS", 900)
+  })
 })
 
 function isTimeZone(zone: string): boolean {

@@ -12,7 +12,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
-import { Unavailable } from "./api/SystemApi.js"
+import { TooManyLogins, Unavailable } from "./api/Errors.js"
 import { isRefusedBody } from "./JsonBody.js"
 
 const statusOf: Record<string, number> = {
@@ -50,6 +50,12 @@ const responseFor = (request: HttpServerRequest.HttpServerRequest, cause: Cause.
     if (error instanceof HttpServerError.RequestError) {
       if (isOversized(error)) return messageResponse(413, "Request body is larger than 1 MiB")
       return messageResponse(400, isRefusedBody(error) ? error.description! : "Request body is not valid JSON")
+    }
+    if (error instanceof TooManyLogins) {
+      return HttpServerResponse.unsafeJson({ message: error.message }, {
+        status: 429,
+        headers: { "retry-after": String(error.retryAfterSeconds) }
+      })
     }
     if (error instanceof Unavailable) {
       return HttpServerResponse.unsafeJson({ status: error.status, message: error.message }, { status: 503 })

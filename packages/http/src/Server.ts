@@ -12,6 +12,7 @@ import { bodyLimit, createNodeServer } from "./BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
 import * as Readiness from "./Readiness.js"
 import * as HttpApiLive from "./HttpApiLive.js"
+import * as LoginThrottle from "./LoginThrottle.js"
 import * as Tokens from "./Tokens.js"
 import * as Warehouse from "./Warehouse.js"
 import * as WebhookWorker from "./WebhookWorker.js"
@@ -38,18 +39,23 @@ export { createNodeServer } from "./BodyLimit.js"
 
 const services = (config: ServerConfig) =>
   Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config), WebhookWorker.layer).pipe(
-    Layer.provideMerge(Warehouse.layer({ database: config.databaseUrl, timeZone: config.timeZone }))
+    Layer.provideMerge(Warehouse.layer({
+      database: config.databaseUrl,
+      timeZone: config.timeZone,
+      passwordHashCost: config.passwordHashCost
+    }))
   )
 
 // The bundled server exports no traces, so it makes no spans: on effect 3 each costs 15-20 µs, and
 // a request would open one for itself and one per SQL statement.
-const api = () =>
+const api = (config: ServerConfig) =>
   HttpApiBuilder.serve(bodyLimit).pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(Layer.setTracerEnabled(false)),
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(HttpApiLive.layer)
+    Layer.provide(HttpApiLive.layer),
+    Layer.provide(Layer.succeed(LoginThrottle.LoginThrottleOptionsRef, config.loginThrottle))
   )
 
 /**
@@ -59,7 +65,7 @@ const api = () =>
  * bundled server it makes no spans; `HttpApiLive.layer` serves the API with whatever tracer the
  * application provides.
  */
-export const app = (config: ServerConfig) => api().pipe(Layer.provideMerge(services(config)))
+export const app = (config: ServerConfig) => api(config).pipe(Layer.provideMerge(services(config)))
 
 /** How long a stopping server waits for the requests in flight before it closes their connections. */
 const drainMillis = 10_000
@@ -87,7 +93,7 @@ const draining = (server: () => Server | undefined, readiness: Readiness.Readine
 export const layer = (config: ServerConfig) => {
   const readiness = Readiness.make()
   let server: Server | undefined
-  return api().pipe(
+  return api(config).pipe(
     Layer.merge(draining(() => server, readiness)),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(() => (server = createNodeServer()), {

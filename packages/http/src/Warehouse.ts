@@ -12,6 +12,11 @@ export interface WarehouseOptions {
   readonly database: string
   /** The IANA time zone of every date-time the engine shows (default `UTC`). */
   readonly timeZone?: string
+  /**
+   * log2 of scrypt's N for new password hashes (default 17, OWASP's minimum; at least 14). Each
+   * hash and login costs about 2^(cost − 17) · 0.35 s of CPU on a thread of libuv's pool.
+   */
+  readonly passwordHashCost?: number
 }
 
 /** Every service of the warehouse, on the ports of a store; a service using another comes after it. */
@@ -39,6 +44,9 @@ const services = Layer.mergeAll(Orders.Default).pipe(
  */
 export const layer = (options: WarehouseOptions) =>
   Layer.fresh(services).pipe(
-    Layer.provideMerge(Layer.mergeAll(NodePasswordHasher.layer, Layer.succeed(TimeZone, options.timeZone ?? "UTC"))),
+    Layer.provideMerge(Layer.mergeAll(
+      NodePasswordHasher.layerWithCost(options.passwordHashCost ?? NodePasswordHasher.defaultCost),
+      Layer.succeed(TimeZone, options.timeZone ?? "UTC")
+    )),
     Layer.provideMerge(Store.fromUrl(options.database))
   )

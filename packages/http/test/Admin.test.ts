@@ -106,13 +106,13 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual(listed.status, 200)
         assert.strictEqual(listed.body.length, 2)
         for (const user of listed.body) {
-          assert.deepStrictEqual(Object.keys(user).sort(), ["admin", "client", "email", "name", "site", "userId"])
+          assert.deepStrictEqual(Object.keys(user).sort(), ["active", "admin", "client", "email", "name", "site", "userId"])
           assert.isString(user.userId)
         }
         const withoutIds = listed.body.map(({ userId: _, ...user }: { userId: string }) => user)
         assert.sameDeepMembers(withoutIds, [
-          { email: plain, name: `User ${plain}`, admin: false, site, client: null },
-          { email: bound, name: `User ${bound}`, admin: true, site, client }
+          { email: plain, name: `User ${plain}`, admin: false, site, client: null, active: true },
+          { email: bound, name: `User ${bound}`, admin: true, site, client, active: true }
         ])
         const otherUsers = yield* api.request("GET", "/users", { token, site: other })
         const all = JSON.stringify(listed.body) + JSON.stringify(otherUsers.body)

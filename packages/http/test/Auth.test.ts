@@ -3,12 +3,15 @@ import { Effect } from "effect"
 import { SignJWT } from "jose"
 import { Api, jwtSecret, serverOnBothStores } from "../../../testing/server.js"
 
-const sign = (claims: Record<string, unknown>, options: { key?: string; exp?: number; alg?: string } = {}) =>
+const sign = (
+  claims: Record<string, unknown>,
+  options: { key?: string; exp?: number; alg?: string; sub?: string } = {}
+) =>
   Effect.promise(() => {
     const now = Math.floor(Date.now() / 1000)
     return new SignJWT(claims)
       .setProtectedHeader({ alg: options.alg ?? "HS256" })
-      .setSubject("someone")
+      .setSubject(options.sub ?? "someone")
       .setIssuedAt(now - 7200)
       .setExpirationTime(options.exp ?? now + 3600)
       .sign(new TextEncoder().encode(options.key ?? jwtSecret))
@@ -73,19 +76,21 @@ for (const [label, server] of serverOnBothStores) {
         assert.deepStrictEqual([invalid.status, invalid.body], [401, { message: "Authorization token not valid" }])
       }))
 
-    it.effect("expired, foreign-key, unsigned and malformed tokens are not valid", () =>
+    it.effect("expired, foreign-key, unsigned, malformed and unknown users' tokens are not valid", () =>
       Effect.gen(function*() {
         const api = yield* Api
+        const sub = yield* api.adminUserId
         const claims = { admin: true, site: "main", client: null }
-        const expired = yield* sign(claims, { exp: Math.floor(Date.now() / 1000) - 60 })
-        const foreign = yield* sign(claims, { key: "another-secret-of-at-least-32-bytes" })
+        const expired = yield* sign(claims, { exp: Math.floor(Date.now() / 1000) - 60, sub })
+        const foreign = yield* sign(claims, { key: "another-secret-of-at-least-32-bytes", sub })
+        const unknownUser = yield* sign(claims)
         const header = Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")
         const body = Buffer.from(JSON.stringify({ ...claims, sub: "x", exp: 9999999999 })).toString("base64url")
-        for (const token of [expired, foreign, `${header}.${body}.`, "not-a-jwt"]) {
+        for (const token of [expired, foreign, unknownUser, `${header}.${body}.`, "not-a-jwt"]) {
           const response = yield* api.request("GET", "/sites", { token, site: "main" })
           assert.deepStrictEqual([response.status, response.body], [401, { message: "Authorization token not valid" }])
         }
-        const fresh = yield* sign(claims)
+        const fresh = yield* sign(claims, { sub })
         assert.strictEqual((yield* api.request("GET", "/sites", { token: fresh, site: "main" })).status, 200)
       }))
 

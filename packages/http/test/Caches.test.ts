@@ -9,11 +9,11 @@ const unique = (prefix: string) => `${prefix}_${Date.now()}_${Math.floor(Math.ra
 const sleepUntil = (epochMillis: number) =>
   Effect.promise(() => new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMillis - Date.now()))))
 
-const adminToken = (exp: number) =>
+const adminToken = (sub: string, exp: number) =>
   Effect.promise(() =>
     new SignJWT({ admin: true, site: "main", client: null })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-      .setSubject("cache-test")
+      .setSubject(sub)
       .setIssuedAt()
       .setExpirationTime(exp)
       .sign(new TextEncoder().encode(jwtSecret))
@@ -25,7 +25,7 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const api = yield* Api
         const exp = Math.floor(Date.now() / 1000) + 2
-        const token = yield* adminToken(exp)
+        const token = yield* adminToken(yield* api.adminUserId, exp)
         const before = yield* api.request("GET", "/orders", { token, site: "main" })
         assert.strictEqual(before.status, 200)
         yield* sleepUntil(exp * 1000 + 50)

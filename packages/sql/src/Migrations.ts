@@ -345,6 +345,14 @@ const webhooks = Effect.gen(function*() {
   yield* sql`CREATE INDEX deliveries_head ON deliveries (webhook_id, status, event_id)`
 })
 
+// Users that can be disabled, and whose tokens end: a token carries the version it was issued
+// at, and every change of the user (disable, password, rights) raises it.
+const userSessions = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE users ADD COLUMN active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1))`
+  yield* sql`ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -353,5 +361,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0020_waves": waves,
   "0030_events": events,
   "0040_picking": picking,
-  "0060_webhooks": webhooks
+  "0060_webhooks": webhooks,
+  "0070_user_sessions": userSessions
 }

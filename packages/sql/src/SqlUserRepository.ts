@@ -13,6 +13,8 @@ interface UserRow {
   readonly admin: number
   readonly site_id: string
   readonly client_id: string | null
+  readonly active: number
+  readonly token_version: number
 }
 
 const toUser = (row: UserRow) =>
@@ -22,8 +24,15 @@ const toUser = (row: UserRow) =>
     name: row.name,
     admin: row.admin === 1,
     site: SiteId.make(row.site_id),
-    client: row.client_id === null ? null : ClientId.make(row.client_id)
+    client: row.client_id === null ? null : ClientId.make(row.client_id),
+    active: row.active === 1
   })
+
+const withCredentials = (rows: ReadonlyArray<UserRow>) =>
+  Option.map(
+    Option.fromNullable(rows[0]),
+    (row) => ({ user: toUser(row), passwordHash: row.password_hash, tokenVersion: row.token_version })
+  )
 
 export const layer = Layer.effect(
   UserRepository,
@@ -42,20 +51,31 @@ export const layer = Layer.effect(
         Effect.orDie
       ),
       findByEmail: (email) =>
-        sql<UserRow>`SELECT * FROM users WHERE email = ${email}`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({ user: toUser(row), passwordHash: row.password_hash }))
-          ),
-          Effect.orDie
-        ),
-      insert: ({ passwordHash, user }) =>
-        sql<{ user_id: string }>`INSERT INTO users (user_id, email, password_hash, name, admin, site_id, client_id)
+        sql<UserRow>`SELECT * FROM users WHERE email = ${email}`.pipe(Effect.map(withCredentials), Effect.orDie),
+      findById: (userId) =>
+        sql<UserRow>`SELECT * FROM users WHERE user_id = ${userId}`.pipe(Effect.map(withCredentials), Effect.orDie),
+      insert: ({ passwordHash, tokenVersion, user }) =>
+        sql<{ user_id: string }>`INSERT INTO users
+            (user_id, email, password_hash, name, admin, site_id, client_id, active, token_version)
           VALUES (${user.userId}, ${user.email}, ${passwordHash}, ${user.name}, ${user.admin ? 1 : 0},
-            ${user.site}, ${user.client})
+            ${user.site}, ${user.client}, ${user.active ? 1 : 0}, ${tokenVersion})
           ON CONFLICT (email) DO NOTHING RETURNING user_id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
-        )
+        ),
+      update: ({ passwordHash, tokenVersion, user }) =>
+        Effect.gen(function*() {
+          const taken = yield* sql`SELECT 1 FROM users WHERE email = ${user.email} AND user_id <> ${user.userId}`
+          if (taken.length > 0) return false
+          yield* sql`UPDATE users SET email = ${user.email}, password_hash = ${passwordHash}, name = ${user.name},
+            admin = ${user.admin ? 1 : 0}, site_id = ${user.site}, client_id = ${user.client},
+            active = ${user.active ? 1 : 0}, token_version = ${tokenVersion}
+            WHERE user_id = ${user.userId}`
+          return true
+        }).pipe(Effect.orDie),
+      remove: (userId) => sql`DELETE FROM users WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+      activeAdmins: sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM users WHERE admin = 1 AND active = 1`
+        .pipe(Effect.map((rows) => rows[0].n), Effect.orDie)
     })
   })
 )

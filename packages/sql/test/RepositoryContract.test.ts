@@ -52,7 +52,7 @@ for (const [label, store] of stores) {
         assert.deepStrictEqual(yield* repo.listClients(SiteId.make("f1")), [client])
       }))
 
-    it.effect("stores users with unique e-mail addresses", () =>
+    it.effect("stores users with unique e-mail addresses, and updates, counts and removes them", () =>
       Effect.gen(function*() {
         const repo = yield* UserRepository
         const user = new User({
@@ -61,14 +61,27 @@ for (const [label, store] of stores) {
           name: "A",
           admin: false,
           site: SiteId.make("s1"),
-          client: null
+          client: null,
+          active: true
         })
-        assert.isTrue(yield* repo.insert({ user, passwordHash: "hash" }))
-        assert.isFalse(yield* repo.insert({ user: new User({ ...user, userId: UserId.make("u2") }), passwordHash: "x" }))
-        assert.deepStrictEqual(Option.getOrThrow(yield* repo.findByEmail("a@example.com")), { user, passwordHash: "hash" })
+        const stored = { user, passwordHash: "hash", tokenVersion: 0 }
+        assert.isTrue(yield* repo.insert(stored))
+        assert.isFalse(yield* repo.insert({ ...stored, user: new User({ ...user, userId: UserId.make("u2") }) }))
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.findByEmail("a@example.com")), stored)
         assert.strictEqual(yield* repo.count, 1)
         assert.deepStrictEqual(yield* repo.list(SiteId.make("s1")), [user])
         assert.deepStrictEqual(yield* repo.list(SiteId.make("f1")), [])
+
+        const admin = new User({ ...user, userId: UserId.make("u3"), email: "b@example.com", admin: true })
+        assert.isTrue(yield* repo.insert({ user: admin, passwordHash: "h", tokenVersion: 0 }))
+        assert.strictEqual(yield* repo.activeAdmins, 1)
+        const changed = { user: new User({ ...admin, active: false, name: "B" }), passwordHash: "h2", tokenVersion: 1 }
+        assert.isTrue(yield* repo.update(changed))
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.findById(admin.userId)), changed)
+        assert.strictEqual(yield* repo.activeAdmins, 0)
+        assert.isFalse(yield* repo.update({ ...changed, user: new User({ ...changed.user, email: "a@example.com" }) }))
+        yield* repo.remove(admin.userId)
+        assert.isTrue(Option.isNone(yield* repo.findById(admin.userId)))
       }))
 
     it.effect("keeps the first value of a setting", () =>

@@ -2,7 +2,7 @@
  * Administration of sites, clients and users (extension, admin only).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListWindow, NewClient, NewSite, NewUser } from "@wms/core"
+import { ListWindow, NewClient, NewSite, NewUser, TextIdFromPath, UserChanges } from "@wms/core"
 import { Schema } from "effect"
 import { AdminAuthorization } from "./Security.js"
 
@@ -24,8 +24,11 @@ export const UserRecord = Schema.Struct({
   name: Schema.String,
   admin: Schema.Boolean,
   site: Schema.String,
-  client: Schema.NullOr(Schema.String)
+  client: Schema.NullOr(Schema.String),
+  active: Schema.Boolean
 })
+
+const UserPath = Schema.Struct({ userId: TextIdFromPath })
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(HttpApiEndpoint.get("listSites", "/sites").setUrlParams(ListWindow).addSuccess(Schema.Array(SiteRecord)))
@@ -58,6 +61,26 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("createUser", "/users")
       .setPayload(NewUser)
       .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
+  )
+  .add(
+    HttpApiEndpoint.put("updateUser", "/users/:userId")
+      .setPath(UserPath)
+      .setPayload(UserChanges)
+      .annotate(
+        OpenApi.Description,
+        "Changes the fields present (`email`, `password`, `name`, `admin`, `site`, `client`, `active`; `client: null` " +
+          "clears it). `active: false` disables the user: it can no longer log in. Every change ends the user's " +
+          "tokens (401 `Authorization token not valid`); it logs in again. Unknown user: 404 `User <userId> not " +
+          "found`; e-mail taken, or disabling or demoting the last active admin: 409."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteUser", "/users/:userId")
+      .setPath(UserPath)
+      .annotate(
+        OpenApi.Description,
+        "Deletes the user and ends its tokens. Unknown user: 404; the last active admin: 409."
+      )
   )
   .middleware(AdminAuthorization)
   .annotate(OpenApi.Title, "Administration")

@@ -38,3 +38,16 @@ export class InternalServerError extends Schema.TaggedError<InternalServerError>
 
 export const PayloadTooLargeError = onTheWire(PayloadTooLarge, 413, "The request body is larger than 1 MiB")
 export const InternalError = onTheWire(InternalServerError, 500, "An unexpected failure")
+
+/** 429: too many failed logins; `retryAfterSeconds` goes out as `Retry-After`. */
+export class TooManyLogins extends Schema.TaggedError<TooManyLogins>()("TooManyLogins", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.Number
+}) {}
+
+/** 503 `{status, message}`: the database does not answer, or the server is stopping. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()(
+  "Unavailable",
+  { status: Schema.Literal("unavailable", "stopping"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 503, description: "The database does not answer, or the server is stopping" })
+) {}

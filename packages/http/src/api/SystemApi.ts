@@ -1,15 +1,9 @@
 /**
  * Operational endpoints that need no token and no `site` header.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-
-/** 503: the database does not answer, or the server is stopping. */
-export class Unavailable extends Schema.TaggedError<Unavailable>()(
-  "Unavailable",
-  { status: Schema.Literal("unavailable", "stopping"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 503, description: "The database does not answer, or the server is stopping" })
-) {}
+import { Unavailable } from "./Errors.js"
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(

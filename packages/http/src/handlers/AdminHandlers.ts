@@ -19,4 +19,8 @@ export const AdminHandlers = HttpApiBuilder.group(WarehouseApi, "admin", (handle
         Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listUsers(actor), (items) => windowOf(items, urlParams))))
       .handle("createUser", ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(administration.createUser(actor, payload))))
+      .handle("updateUser", ({ path, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => administration.updateUser(actor, path.userId, payload)))
+      .handle("deleteUser", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) => administration.deleteUser(actor, path.userId)))
   }))

@@ -1,20 +1,30 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { Administration } from "@wms/core"
-import { Effect } from "effect"
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Administration, normalizeEmail } from "@wms/core"
+import { Clock, Effect, Option } from "effect"
 import { CurrentPrincipal } from "../api/Security.js"
 import { WarehouseApi } from "../Api.js"
+import * as LoginThrottle from "../LoginThrottle.js"
 import { tokenLifetime, Tokens } from "../Tokens.js"
 
 export const AuthHandlers = HttpApiBuilder.group(WarehouseApi, "auth", (handlers) =>
   Effect.gen(function*() {
     const administration = yield* Administration
     const tokens = yield* Tokens
+    const throttle = LoginThrottle.make(yield* LoginThrottle.LoginThrottleOptionsRef)
     return handlers
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
-          const { site, user } = yield* administration.authenticate(payload.email, payload.password)
+          const email = normalizeEmail(payload.email)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+          const refusal = throttle.refusal(email, address, yield* Clock.currentTimeMillis)
+          if (refusal !== undefined) return yield* refusal
+          const { site, tokenVersion, user } = yield* administration.authenticate(email, payload.password).pipe(
+            Effect.tapError(() => Effect.map(Clock.currentTimeMillis, (now) => throttle.failed(email, address, now)))
+          )
+          throttle.succeeded(email)
           return {
-            token: yield* tokens.issue(user),
+            token: yield* tokens.issue(user, tokenVersion),
             userId: user.userId,
             expiresIn: tokenLifetime,
             admin: user.admin,
@@ -26,4 +36,6 @@ export const AuthHandlers = HttpApiBuilder.group(WarehouseApi, "auth", (handlers
           }
         }))
       .handle("verifyToken", () => Effect.as(CurrentPrincipal, { message: "Authorization token is valid" }))
+      .handle("changePassword", ({ payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => administration.changePassword(principal, payload)))
   }))
