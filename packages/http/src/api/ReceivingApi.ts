@@ -2,13 +2,13 @@
  * Receiving (extension): stock arriving against a pre-advice.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ReceiptRequest } from "@wms/core"
+import { PreAdviceIdFromPath, ReceiptRequest } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
 
 export class ReceivingApi extends HttpApiGroup.make("receiving")
   .add(
-    HttpApiEndpoint.post("receive")`/preadvices/${HttpApiSchema.param("id", Schema.String)}/receive`
+    HttpApiEndpoint.post("receive")`/preadvices/${HttpApiSchema.param("id", PreAdviceIdFromPath)}/receive`
       // An empty body receives everything, like `{}`.
       .setPayload(Schema.NullOr(ReceiptRequest))
       .annotate(

@@ -1,0 +1,154 @@
+/**
+ * Every endpoint with a body, taken from the API declaration itself (so an endpoint added later is
+ * fuzzed too), gets thousands of generated bodies on both stores: well-formed ones from its payload
+ * schema, the same with fields turned hostile, and arbitrary JSON. None may answer 5xx, and none
+ * answered 4xx may change a row.
+ */
+import { HttpApi } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
+import { WarehouseApi } from "@wms/http"
+import { Arbitrary, Effect, Option, Runtime, Schema } from "effect"
+import fc from "fast-check"
+import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { callerFor, expect204, unique } from "../../../testing/world.js"
+
+interface WriteEndpoint {
+  readonly method: "POST" | "PUT"
+  readonly path: string
+  readonly payload: Schema.Schema.Any
+}
+
+const writeEndpoints: Array<WriteEndpoint> = []
+HttpApi.reflect(WarehouseApi, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint }) => {
+    if ((endpoint.method === "POST" || endpoint.method === "PUT") && Option.isSome(endpoint.payloadSchema)) {
+      // The reflected endpoint is typed loosely (`never` payloads); its schema is any schema.
+      const payload = endpoint.payloadSchema.value as unknown as Schema.Schema.Any
+      writeEndpoints.push({ method: endpoint.method, path: endpoint.path, payload })
+    }
+  }
+})
+
+// A value of the wrong type, out of range, empty, huge or nested: what a careless or hostile body holds.
+const hostileValue = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom("", " ", "\u0000", "a\u0000b", "1", "-1", "\ud800", "x".repeat(70_000)),
+  fc.constantFrom(0, -1, 1, 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 1e308, -1e308),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(JSON.parse("[".repeat(40) + "]".repeat(40))),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 })
+)
+
+/** Well-formed bodies of the payload schema, when an arbitrary can be derived from it. */
+const wellFormed = (payload: Schema.Schema.Any): fc.Arbitrary<unknown> => {
+  try {
+    const arbitrary = Arbitrary.make(Schema.encodedSchema(payload)) as fc.Arbitrary<unknown>
+    fc.sample(arbitrary, 1)
+    return arbitrary
+  } catch {
+    return fc.object({ maxDepth: 2 })
+  }
+}
+
+/** Sets `value` at a random path of `body` (or drops the field there), in a copy. */
+const corrupt = (body: unknown, choices: ReadonlyArray<number>, value: unknown): unknown => {
+  if (typeof body !== "object" || body === null || choices.length === 0) return value
+  const keys = Object.keys(body)
+  if (keys.length === 0) return body
+  const key = keys[choices[0] % keys.length]
+  const copy: Record<string, unknown> = Array.isArray(body) ? [...body] as never : { ...body }
+  if (value === undefined && choices.length === 1) delete copy[key]
+  else copy[key] = corrupt(copy[key], choices.slice(1), value)
+  return copy
+}
+
+const bodies = (payload: Schema.Schema.Any) => {
+  const valid = wellFormed(payload)
+  return fc.oneof(
+    { weight: 3, arbitrary: valid },
+    {
+      weight: 5,
+      arbitrary: fc.tuple(valid, fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fc.option(hostileValue, { nil: undefined }))
+        .map(([body, choices, value]) => corrupt(body, choices, value))
+    },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) }
+  )
+}
+
+/** The rows of every table, except what the webhook worker writes on its own after a commit. */
+const fingerprint = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const tables = yield* sql.onDialectOrElse({
+    pg: () => sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`,
+    orElse: () => sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+  })
+  const rows: Array<unknown> = []
+  for (const { name } of [...tables].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (name === "deliveries") continue
+    const table = yield* sql<Record<string, unknown>>`SELECT * FROM ${sql(name)} ORDER BY 1`
+    rows.push(name, name === "webhooks" ? table.map(({ last_event_id: _, ...row }) => row) : table)
+  }
+  return JSON.stringify(rows)
+}).pipe(Effect.orDie)
+
+for (const [label, server] of serverOnBothStores) {
+  layer(server, { timeout: 300_000 })(`fuzzed write bodies on ${label}`, (it) => {
+    it.effect(`${writeEndpoints.length} endpoints with a body: never 5xx, and a 4xx writes nothing`, () =>
+      Effect.gen(function*() {
+        const api = yield* Api
+        const admin = yield* api.login()
+        const main = yield* callerFor(admin, "main")
+        // Records for the paths to name, besides ids that name nothing.
+        expect204(yield* main.post("/customers", { name: "Jansen", town: "Utrecht" }))
+        expect204(yield* main.post("/suppliers", { name: "Acme" }))
+        expect204(yield* main.post("/carriers", { name: "DHL" }))
+        expect204(yield* main.post("/skus", { sku_id: "SKU-1", description: "Bolt" }))
+        expect204(yield* main.post("/orders", { order_id: "O-1", lines: [{ sku_id: "SKU-1", qty: 2 }] }))
+        expect204(yield* main.post("/preadvices", { pre_advice_id: "PA-1", lines: [{ sku_id: "SKU-1", qty: 5 }] }))
+        expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "A-1", qty: 10 }))
+        expect204(yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 }))
+        const other = `${unique("other")}@example.com`
+        expect204(yield* main.post("/users", { email: other, password: "a-long-password", name: "Other", site: "main" }))
+        const otherId = (yield* main.get("/users")).body.find((u: { email: string }) => u.email === other).userId
+        const pathValue = fc.constantFrom("1", "2", "O-1", "PA-1", "SKU-1", otherId, "2147483648", "1e308", "a%00b", "%20")
+        const paths = (template: string) =>
+          fc.array(pathValue, { minLength: 4, maxLength: 4 }).map((values) => {
+            let i = 0
+            return template.replace(/:[A-Za-z_]+/g, () => values[i++])
+          })
+
+        const runtime = yield* Effect.runtime<SqlClient.SqlClient>()
+        let requests = 0
+        for (const endpoint of writeEndpoints) {
+          let before = yield* fingerprint
+          yield* Effect.promise(() =>
+            fc.assert(
+              fc.asyncProperty(paths(endpoint.path), bodies(endpoint.payload), (path, body) =>
+                Runtime.runPromise(runtime)(Effect.gen(function*() {
+                  requests++
+                  const response = yield* api.request(endpoint.method, path, {
+                    token: admin,
+                    site: "main",
+                    rawBody: JSON.stringify(body)
+                  })
+                  const shown = `${endpoint.method} ${path} ${JSON.stringify(body)?.slice(0, 300)}`
+                  assert.isBelow(response.status, 500, `${JSON.stringify(response.body)} for ${shown}`)
+                  const after = yield* fingerprint
+                  if (response.status >= 400) {
+                    assert.isString(response.body?.message, shown)
+                    assert.strictEqual(after, before, `a ${response.status} wrote for ${shown}`)
+                  }
+                  before = after
+                }))),
+              { numRuns: 60 }
+            )
+          )
+        }
+        assert.isAtLeast(requests, 1000)
+      }))
+  })
+}
