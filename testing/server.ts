@@ -5,7 +5,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type Config, Server } from "@wms/http"
-import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import { onBothStores } from "./databases.js"
 
 export const adminEmail = "admin@example.com"
@@ -23,7 +23,10 @@ export const testConfig = (databaseUrl: string) => ({
   bootstrapAdminPassword: Option.some(Redacted.make(adminPassword)),
   // The lowest cost allowed: tests log in hundreds of times. The default cost is tested on its own.
   passwordHashCost: 14,
-  loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 50, windowSeconds: 900 }
+  loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 50, windowSeconds: 900 },
+  accessLog: false,
+  metrics: true,
+  logLevel: LogLevel.Info
 })
 
 export interface RequestOptions {

@@ -1,7 +1,7 @@
 /**
  * The server's configuration, read from environment variables.
  */
-import { Config, type Option, type Redacted } from "effect"
+import { Config, LogLevel, type Option, type Redacted } from "effect"
 import type { LoginThrottleOptions } from "./LoginThrottle.js"
 
 export interface ServerConfig {
@@ -16,6 +16,12 @@ export interface ServerConfig {
   /** log2 of scrypt's N for password hashes (`WMS_PASSWORD_HASH_COST`). */
   readonly passwordHashCost: number
   readonly loginThrottle: LoginThrottleOptions
+  /** One JSON line per request on stdout (`WMS_ACCESS_LOG`). */
+  readonly accessLog: boolean
+  /** `GET /metrics` for Prometheus (`WMS_METRICS`). */
+  readonly metrics: boolean
+  /** The least severe level logged (`WMS_LOG_LEVEL`); access lines are not affected. */
+  readonly logLevel: LogLevel.LogLevel
 }
 
 const positiveInteger = (name: string, fallback: number) =>
@@ -44,7 +50,10 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
     maxFailuresPerEmail: positiveInteger("WMS_LOGIN_MAX_FAILURES_PER_EMAIL", 5),
     maxFailuresPerAddress: positiveInteger("WMS_LOGIN_MAX_FAILURES_PER_ADDRESS", 50),
     windowSeconds: positiveInteger("WMS_LOGIN_THROTTLE_SECONDS", 900)
-  })
+  }),
+  accessLog: Config.boolean("WMS_ACCESS_LOG").pipe(Config.withDefault(true)),
+  metrics: Config.boolean("WMS_METRICS").pipe(Config.withDefault(true)),
+  logLevel: Config.logLevel("WMS_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
 })
 
 function isTimeZone(zone: string): boolean {

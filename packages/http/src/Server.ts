@@ -6,13 +6,15 @@
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Administration, SiteId } from "@wms/core"
-import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import type { Server } from "node:http"
+import * as AccessLog from "./AccessLog.js"
 import { bodyLimit, createNodeServer } from "./BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
 import * as Readiness from "./Readiness.js"
 import * as HttpApiLive from "./HttpApiLive.js"
 import * as LoginThrottle from "./LoginThrottle.js"
+import * as Metrics from "./Metrics.js"
 import * as Tokens from "./Tokens.js"
 import * as Warehouse from "./Warehouse.js"
 import * as WebhookWorker from "./WebhookWorker.js"
@@ -28,10 +30,11 @@ const bootstrap = (config: ServerConfig) =>
     })
     if (Option.isNone(created)) return
     const { email, generatedPassword } = created.value
+    // A generated password is a warning: shown whatever the log level, and to be changed.
     yield* Option.match(generatedPassword, {
-      onNone: () => Console.log(`Created site ${config.bootstrapSite} and admin ${email}`),
+      onNone: () => Effect.logInfo(`Created site ${config.bootstrapSite} and admin ${email}`),
       onSome: (password) =>
-        Console.log(`Created site ${config.bootstrapSite} and admin ${email} with password ${password} (shown once)`)
+        Effect.logWarning(`Created site ${config.bootstrapSite} and admin ${email} with password ${password} (shown once)`)
     })
   }))
 
@@ -49,14 +52,19 @@ const services = (config: ServerConfig) =>
 // The bundled server exports no traces, so it makes no spans: on effect 3 each costs 15-20 µs, and
 // a request would open one for itself and one per SQL statement.
 const api = (config: ServerConfig) =>
-  HttpApiBuilder.serve(bodyLimit).pipe(
-    HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(Layer.setTracerEnabled(false)),
-    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(HttpApiLive.layer),
-    Layer.provide(Layer.succeed(LoginThrottle.LoginThrottleOptionsRef, config.loginThrottle))
-  )
+  Layer.unwrapEffect(Effect.sync(() => {
+    const metrics = config.metrics ? Metrics.make() : undefined
+    const observed = AccessLog.middleware({ accessLog: config.accessLog, metrics })
+    return HttpApiBuilder.serve((app) => observed(bodyLimit(app))).pipe(
+      HttpMiddleware.withTracerDisabledWhen(() => true),
+      Layer.provide(Layer.setTracerEnabled(false)),
+      Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
+      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+      Layer.provide(metrics === undefined ? Layer.empty : Metrics.route(metrics)),
+      Layer.provide(HttpApiLive.layer),
+      Layer.provide(Layer.succeed(LoginThrottle.LoginThrottleOptionsRef, config.loginThrottle))
+    )
+  }))
 
 /**
  * The API, its documentation, the warehouse services and the webhook worker, without the HTTP

@@ -4,12 +4,13 @@
  * runs it bundled into one file, `dist/server.bundle.js` (`bundle.js`), which starts faster.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { serverConfig } from "./Config.js"
 import * as Server from "./Server.js"
 
-Effect.map(serverConfig, Server.layer).pipe(
-  Layer.unwrapEffect,
-  Layer.launch,
-  NodeRuntime.runMain
+// Logs are JSON lines, each with the request id of the request that wrote it.
+Effect.flatMap(serverConfig, (config) =>
+  Layer.launch(Server.layer(config)).pipe(Logger.withMinimumLogLevel(config.logLevel))).pipe(
+  Effect.provide(Logger.json),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )

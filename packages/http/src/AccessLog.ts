@@ -1,0 +1,59 @@
+/**
+ * Every request gets a request id (the client's `x-request-id` when it is a plain token of at
+ * most 128 characters, else a new UUID), sent back as `x-request-id` and attached to every log
+ * line written while the request runs. Once answered, the request is counted in the metrics and,
+ * unless switched off, written as one JSON access line to stdout. The line is written directly,
+ * not through Effect's logger: it is the one log line of every request, so it must be cheap.
+ */
+import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Exit } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Metrics } from "./Metrics.js"
+import { routeOf } from "./RouteTemplates.js"
+
+const plainId = /^[A-Za-z0-9._:-]{1,128}$/
+
+export interface AccessLogOptions {
+  /** Write the access lines (`WMS_ACCESS_LOG`, default true). */
+  readonly accessLog: boolean
+  readonly metrics: Metrics | undefined
+}
+
+export const middleware = (options: AccessLogOptions) =>
+  HttpMiddleware.make((app) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = performance.now()
+      const incoming = request.headers["x-request-id"]
+      const requestId = incoming !== undefined && plainId.test(incoming) ? incoming : randomUUID()
+      // The server writes the answer before a server-level middleware sees it: the header goes
+      // in through a handler that runs just before the writing.
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+      )
+      return yield* app.pipe(
+        Effect.annotateLogs("request_id", requestId),
+        Effect.onExit((exit) =>
+          Effect.sync(() => {
+            const status = Exit.isSuccess(exit) ? exit.value.status : 500
+            const seconds = (performance.now() - started) / 1000
+            const path = request.url.split("?", 1)[0]
+            const route = routeOf(request.method, path)
+            options.metrics?.record(request.method, route, status, seconds)
+            if (!options.accessLog) return
+            process.stdout.write(`${JSON.stringify({
+              timestamp: new Date().toISOString(),
+              logLevel: "INFO",
+              message: "request",
+              request_id: requestId,
+              method: request.method,
+              path,
+              route,
+              status,
+              duration_ms: Math.round(seconds * 1e5) / 100
+            })}\n`)
+          })
+        )
+      )
+    })
+  )

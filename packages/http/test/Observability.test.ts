@@ -1,0 +1,55 @@
+/**
+ * What an operator reads off the bundled server: JSON log lines, one access line per request with
+ * its request id, and Prometheus metrics at /metrics.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { freshSqliteFile } from "../../../testing/databases.js"
+import { startProcess } from "../../../testing/processes.js"
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, { headers })
+    return { status: response.status, requestId: response.headers.get("x-request-id"), text: await response.text() }
+  })
+
+describe("logs and metrics of the bundled server", () => {
+  it.scopedLive("every log line is JSON; each request gets an access line and an x-request-id; /metrics counts it", () =>
+    Effect.gen(function*() {
+      const file = yield* freshSqliteFile
+      const server = yield* startProcess({ env: { WMS_DATABASE_URL: `sqlite:${file}` } })
+      const kept = yield* get(`${server.url}/health`, { "x-request-id": "trace-42" })
+      assert.deepStrictEqual([kept.status, kept.requestId], [200, "trace-42"])
+      const replaced = yield* get(`${server.url}/orders/SO-1`, { "x-request-id": "not a plain id" })
+      assert.strictEqual(replaced.status, 401)
+      assert.match(replaced.requestId!, /^[0-9a-f-]{36}$/)
+
+      const metrics = yield* get(`${server.url}/metrics`)
+      assert.strictEqual(metrics.status, 200)
+      assert.include(metrics.text, `http_requests_total{method="GET",route="/orders/:id",status="401"} 1`)
+      assert.include(metrics.text, `http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/health"} `)
+      assert.include(metrics.text, `wms_webhook_deliveries{status="pending"} 0`)
+      assert.include(metrics.text, "process_resident_memory_bytes")
+
+      yield* Effect.sleep("100 millis")
+      const lines = server.output().trim().split("\n").map((line) => JSON.parse(line))
+      assert.isTrue(lines.some((line) => line.logLevel === "INFO" && /^Listening on /.test(line.message)))
+      const access = lines.filter((line) => line.message === "request")
+      assert.deepInclude(
+        access.map(({ duration_ms: _, timestamp: __, ...line }) => line),
+        { logLevel: "INFO", message: "request", request_id: "trace-42", method: "GET", path: "/health", route: "/health", status: 200 }
+      )
+      assert.isTrue(access.some((line) => line.request_id === replaced.requestId && line.route === "/orders/:id"))
+    }), { timeout: 60_000 })
+
+  it.scopedLive("WMS_ACCESS_LOG=false and WMS_METRICS=false switch the access lines and /metrics off", () =>
+    Effect.gen(function*() {
+      const file = yield* freshSqliteFile
+      const server = yield* startProcess({
+        env: { WMS_DATABASE_URL: `sqlite:${file}`, WMS_ACCESS_LOG: "false", WMS_METRICS: "false" }
+      })
+      assert.strictEqual((yield* get(`${server.url}/metrics`)).status, 404)
+      yield* Effect.sleep("100 millis")
+      assert.notInclude(server.output(), `"message":"request"`)
+    }), { timeout: 60_000 })
+})
