@@ -1,9 +1,21 @@
 /**
- * What the benchmark scripts share: the report's table and machine facts, the median, and the
- * PostgreSQL maintenance database from which throw-away databases are created and dropped.
+ * What the benchmark scripts share: the report's table and machine facts, the median, the
+ * PostgreSQL maintenance database from which throw-away databases are created and dropped, and
+ * the load generator.
  */
+import { fork } from "node:child_process"
 import { cpus, totalmem } from "node:os"
+import { fileURLToPath } from "node:url"
 import pg from "pg"
+
+/** One autocannon run in its own process (`http/load.js`); resolves with its figures. */
+export const load = (options) =>
+  new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL("http/load.js", import.meta.url)), { stdio: ["ignore", "ignore", "inherit", "ipc"] })
+    child.once("message", (message) => (message.error ? reject(new Error(message.error)) : resolve(message.figures)))
+    child.once("error", reject)
+    child.send(options)
+  })
 
 /** The maintenance database (`WMS_BENCH_PG_URL`). */
 export const pgAdminUrl = process.env.WMS_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"

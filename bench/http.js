@@ -18,14 +18,14 @@
  * `packages/http/dist/server.bundle.js`, what `npm start` runs), e.g. the unbundled
  * `packages/http/dist/bin.js` or a build of an earlier commit. Needs the build (`npm run build`).
  */
-import { fork, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
 import { isDeepStrictEqual, parseArgs } from "node:util"
 import { fileURLToPath } from "node:url"
-import { log, machine, median, onAdmin, pgUrl, table } from "./common.js"
+import { load, log, machine, median, onAdmin, pgUrl, table } from "./common.js"
 import { topFrames } from "./http/profile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -212,15 +212,6 @@ const login = async (baseUrl) =>
   (await expectStatus(200, call(baseUrl, "POST", "/login", {
     body: { email: "admin@example.com", password: adminPassword }
   }))).body.token
-
-/** One autocannon run in its own process. */
-const load = (options) =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(root, "bench", "http", "load.js"), { stdio: ["ignore", "ignore", "inherit", "ipc"] })
-    child.once("message", (message) => (message.error ? reject(new Error(message.error)) : resolve(message.figures)))
-    child.once("error", reject)
-    child.send(options)
-  })
 
 const endpoints = (body) => [
   { name: "GET /orders/:id", slug: "get-order", method: "GET", path: `/orders/${orderId(orderCount / 2)}` },

@@ -11,13 +11,13 @@
  * Prints a table and writes `bench/results/effect-v4.json`. Server CPU µs per request is the
  * figure least disturbed by a shared machine.
  */
-import { execFileSync, fork, spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { machine, table } from "../common.js"
+import { load, machine, table } from "../common.js"
 import { newOrder } from "./routes.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
@@ -61,15 +61,6 @@ const cpuMs = (pid) => {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Runs autocannon in its own process (the HTTP benchmark's `load.js`); resolves with its figures. */
-const load = (options) =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(root, "bench", "http", "load.js"), { stdio: ["ignore", "ignore", "inherit", "ipc"] })
-    child.once("message", (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer.figures)))
-    child.once("error", reject)
-    child.send(options)
-  })
 
 const measure = async (server, route) => {
   const port = await freePort()
