@@ -63,10 +63,10 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const api = yield* Api
         const admin = yield* callerFor(yield* api.login(), "main")
-        const users = (yield* admin.get("/users")).body as Array<{ userId: string; admin: boolean; active: boolean }>
+        const users = (yield* admin.get("/users")).body as Array<{ userId: string; email: string; admin: boolean; active: boolean }>
         const admins = users.filter((u) => u.admin && u.active)
         // Other tests of this file may have promoted users: leave exactly the bootstrap admin.
-        const me = users.find((u) => (u as unknown as { email: string }).email === adminEmail)!
+        const me = users.find((u) => u.email === adminEmail)!
         for (const other of admins.filter((u) => u.userId !== me.userId)) {
           expect204(yield* admin.put(`/users/${other.userId}`, { admin: false }))
         }
