@@ -24,9 +24,11 @@ export interface UserWithCredentials {
   readonly tokenVersion: number
 }
 
-// Surrounding spaces are dropped, not refused: they are never part of an address.
+// Surrounding spaces are dropped, not refused: they are never part of an address. At most 254
+// characters (RFC 5321), which also keeps it within what PostgreSQL's unique index can hold.
 const Email = Schema.Trim.pipe(
-  Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "must be an e-mail address" })
+  Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "must be an e-mail address" }),
+  Schema.maxLength(254, { message: () => "must be at most 254 characters" })
 )
 
 const Password = Schema.String.pipe(Schema.minLength(8, { message: () => "must be at least 8 characters" }))

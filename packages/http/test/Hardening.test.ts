@@ -104,6 +104,17 @@ for (const [label, server] of serverOnBothStores) {
         expectStatus(yield* main.get("/tasks?sku_id=A%00B"), 400)
       }))
 
+    it.effect("an e-mail address longer than an index can hold is a 400", () =>
+      Effect.gen(function*() {
+        const main = yield* callerFor(yield* (yield* Api).login(), "main")
+        const email = `${"x".repeat(3000)}@example.com`
+        expectError(
+          yield* main.post("/users", { email, password: "long-enough-pw", name: "X", site: "main" }),
+          400,
+          "Invalid field email: must be at most 254 characters"
+        )
+      }))
+
     it.effect("an adjustment without tag_id adds to the content of its SKU, location and expiry", () =>
       Effect.gen(function*() {
         const main = yield* callerFor(yield* (yield* Api).login(), "main")
