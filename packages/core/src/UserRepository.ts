@@ -17,6 +17,9 @@ export class UserRepository extends Context.Tag("@wms/core/UserRepository")<User
   /** Writes every field of a stored user; false when its new e-mail address is taken. */
   readonly update: (user: UserWithCredentials) => Effect.Effect<boolean>
   readonly remove: (userId: UserId) => Effect.Effect<void>
-  /** How many users are active admins: the last one may not be disabled, demoted or deleted. */
+  /**
+   * How many users are active admins, their rows locked until the transaction ends: the last one
+   * may not be disabled, demoted or deleted, even by two changes at once.
+   */
   readonly activeAdmins: Effect.Effect<number>
 }>() {}

@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { PasswordHasher } from "@wms/core"
+import { Administration, PasswordHasher, systemActor } from "@wms/core"
 import { NodePasswordHasher } from "@wms/http"
 import { Effect } from "effect"
 import { onBothStores } from "../../../testing/databases.js"
@@ -74,6 +74,31 @@ for (const [label, server] of serverOnBothStores) {
         expectError(yield* admin.put(`/users/${me.userId}`, { active: false }), 409, last)
         expectError(yield* admin.put(`/users/${me.userId}`, { admin: false }), 409, last)
         expectError(yield* admin.del(`/users/${me.userId}`), 409, last)
+      }))
+
+    it.effect("of two admins demoted at once, one stays: the other change is a 409", () =>
+      Effect.gen(function*() {
+        const api = yield* Api
+        const administration = yield* Administration
+        const admin = yield* callerFor(yield* api.login(), "main")
+        const second = yield* newUser(yield* api.login(), { admin: true })
+        const users = (yield* admin.get("/users")).body as Array<{ userId: string; email: string; admin: boolean; active: boolean }>
+        const first = users.find((u) => u.email === adminEmail)!
+        for (const other of users.filter((u) => u.admin && u.active && u.userId !== first.userId && u.userId !== second.userId)) {
+          expect204(yield* admin.put(`/users/${other.userId}`, { admin: false }))
+        }
+        const system = yield* systemActor("main")
+        const outcomes = yield* Effect.all(
+          [first.userId, second.userId].map((userId) => Effect.either(administration.updateUser(system, userId, { admin: false }))),
+          { concurrency: 2 }
+        )
+        assert.deepStrictEqual(outcomes.map((outcome) => outcome._tag).sort(), ["Left", "Right"])
+        const admins = (yield* administration.listUsers(system)).filter((u) => u.admin && u.active)
+        assert.strictEqual(admins.length, 1)
+        // Put the bootstrap admin back for the other tests of this file.
+        if (admins[0].userId !== first.userId) {
+          yield* administration.updateUser(system, first.userId, { admin: true })
+        }
       }))
 
     it.effect("a user changes its own password with the current one; its tokens end", () =>

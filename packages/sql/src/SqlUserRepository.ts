@@ -4,6 +4,7 @@
 import { SqlClient } from "@effect/sql"
 import { ClientId, SiteId, User, UserId, UserRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { lockClause } from "./SqlMasterData.js"
 
 interface UserRow {
   readonly user_id: string
@@ -74,8 +75,10 @@ export const layer = Layer.effect(
           return true
         }).pipe(Effect.orDie),
       remove: (userId) => sql`DELETE FROM users WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
-      activeAdmins: sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM users WHERE admin = 1 AND active = 1`
-        .pipe(Effect.map((rows) => rows[0].n), Effect.orDie)
+      // The rows are locked: of two transactions demoting the last two admins, the second waits,
+      // then sees one admin left. (SQLite runs one writer at a time anyway.)
+      activeAdmins: sql<{ user_id: string }>`SELECT user_id FROM users WHERE admin = 1 AND active = 1
+        ${lockClause(sql, "update")}`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
     })
   })
 )
