@@ -26,7 +26,9 @@ export const testConfig = (databaseUrl: string) => ({
   loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 50, windowSeconds: 900 },
   accessLog: false,
   metrics: true,
-  logLevel: LogLevel.Info
+  logLevel: LogLevel.Info,
+  otlpEndpoint: Option.none(),
+  serviceName: "wms"
 })
 
 export interface RequestOptions {

@@ -22,6 +22,10 @@ export interface ServerConfig {
   readonly metrics: boolean
   /** The least severe level logged (`WMS_LOG_LEVEL`); access lines are not affected. */
   readonly logLevel: LogLevel.LogLevel
+  /** Where traces go over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); none when absent. */
+  readonly otlpEndpoint: Option.Option<string>
+  /** `service.name` of the traces (`OTEL_SERVICE_NAME`). */
+  readonly serviceName: string
 }
 
 const positiveInteger = (name: string, fallback: number) =>
@@ -53,7 +57,9 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   }),
   accessLog: Config.boolean("WMS_ACCESS_LOG").pipe(Config.withDefault(true)),
   metrics: Config.boolean("WMS_METRICS").pipe(Config.withDefault(true)),
-  logLevel: Config.logLevel("WMS_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+  logLevel: Config.logLevel("WMS_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  otlpEndpoint: Config.option(Config.nonEmptyString("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  serviceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("wms"))
 })
 
 function isTimeZone(zone: string): boolean {

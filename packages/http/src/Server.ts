@@ -16,6 +16,7 @@ import * as HttpApiLive from "./HttpApiLive.js"
 import * as LoginThrottle from "./LoginThrottle.js"
 import * as Metrics from "./Metrics.js"
 import * as Tokens from "./Tokens.js"
+import * as Tracing from "./Tracing.js"
 import * as Warehouse from "./Warehouse.js"
 import * as WebhookWorker from "./WebhookWorker.js"
 
@@ -49,15 +50,16 @@ const services = (config: ServerConfig) =>
     }))
   )
 
-// The bundled server exports no traces, so it makes no spans: on effect 3 each costs 15-20 µs, and
-// a request would open one for itself and one per SQL statement.
+// Unless traces are exported (`Tracing`), the server makes no spans: on effect 3 each costs 15-20
+// µs, and a request would open one for itself and one per SQL statement.
 const api = (config: ServerConfig) =>
   Layer.unwrapEffect(Effect.sync(() => {
     const metrics = config.metrics ? Metrics.make() : undefined
     const observed = AccessLog.middleware({ accessLog: config.accessLog, metrics })
+    const tracing = Option.isSome(config.otlpEndpoint)
     return HttpApiBuilder.serve((app) => observed(bodyLimit(app))).pipe(
-      HttpMiddleware.withTracerDisabledWhen(() => true),
-      Layer.provide(Layer.setTracerEnabled(false)),
+      HttpMiddleware.withTracerDisabledWhen(() => !tracing),
+      Layer.provide(Tracing.layer(config)),
       Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
       Layer.provide(metrics === undefined ? Layer.empty : Metrics.route(metrics)),

@@ -4,6 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { createServer } from "node:http"
 import { freshSqliteFile } from "../../../testing/databases.js"
 import { startProcess } from "../../../testing/processes.js"
 
@@ -40,6 +41,40 @@ describe("logs and metrics of the bundled server", () => {
         { logLevel: "INFO", message: "request", request_id: "trace-42", method: "GET", path: "/health", route: "/health", status: 200 }
       )
       assert.isTrue(access.some((line) => line.request_id === replaced.requestId && line.route === "/orders/:id"))
+    }), { timeout: 60_000 })
+
+  it.scopedLive("with OTEL_EXPORTER_OTLP_ENDPOINT, requests and their SQL statements are exported as OTLP spans", () =>
+    Effect.gen(function*() {
+      const received: Array<{ path: string; body: string }> = []
+      const collector = yield* Effect.acquireRelease(
+        Effect.async<ReturnType<typeof createServer>>((resume) => {
+          const server = createServer((request, response) => {
+            let body = ""
+            request.setEncoding("utf8").on("data", (chunk) => (body += chunk)).on("end", () => {
+              received.push({ path: request.url ?? "", body })
+              response.writeHead(200, { "content-type": "application/json" }).end("{}")
+            })
+          })
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+        }),
+        (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+      )
+      const address = collector.address() as { port: number }
+      const file = yield* freshSqliteFile
+      const server = yield* startProcess({
+        env: {
+          WMS_DATABASE_URL: `sqlite:${file}`,
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${address.port}`,
+          OTEL_SERVICE_NAME: "wms-test"
+        }
+      })
+      assert.strictEqual((yield* get(`${server.url}/health`)).status, 200)
+      const deadline = Date.now() + 15_000
+      while (!received.some((r) => r.body.includes("SELECT 1")) && Date.now() < deadline) yield* Effect.sleep("200 millis")
+      const traces = received.filter((r) => r.path === "/v1/traces").map((r) => r.body).join("\n")
+      assert.include(traces, `"wms-test"`)
+      assert.include(traces, "http.server GET")
+      assert.include(traces, "SELECT 1")
     }), { timeout: 60_000 })
 
   it.scopedLive("WMS_ACCESS_LOG=false and WMS_METRICS=false switch the access lines and /metrics off", () =>
