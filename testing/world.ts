@@ -1,14 +1,27 @@
 /**
- * What the API tests share on top of the test server: unique ids, a client bound to a token and a
- * `site` header, response checks, and tenants (a plain site, a fulfillment site with two clients)
- * created through the API.
+ * What the API tests share on top of the test server: unique ids, an Effect property runner, a
+ * client bound to a token and a `site` header, response checks, and tenants (a plain site, a
+ * fulfillment site with two clients) created through the API.
  */
 import { assert } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, FastCheck as fc, Runtime } from "effect"
 import { Api, type TestResponse } from "./server.js"
 
 /** The HTTP methods of `Api.request`. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE"
+
+/** Runs a fast-check property whose check is an Effect, in the test's runtime. */
+export const checkProperty = <A, R>(
+  arbitrary: fc.Arbitrary<A>,
+  check: (value: A) => Effect.Effect<void, never, R>,
+  numRuns: number
+) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<R>()
+    yield* Effect.promise(() =>
+      fc.assert(fc.asyncProperty(arbitrary, (value) => Runtime.runPromise(runtime)(check(value))), { numRuns })
+    )
+  })
 
 /** An id no other test (or earlier run on the same database) has used. */
 export const unique = (prefix: string) => `${prefix}-${globalThis.crypto.randomUUID().slice(0, 8)}`

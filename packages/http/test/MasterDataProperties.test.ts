@@ -1,20 +1,7 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc, Runtime } from "effect"
+import { Effect, FastCheck as fc } from "effect"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
-import { type Caller, callerFor, expect204, makeTenants, unique } from "../../../testing/world.js"
-
-/** Runs a fast-check property whose check is an Effect, in the test's runtime. */
-const checkProperty = <A, R>(
-  arbitrary: fc.Arbitrary<A>,
-  check: (value: A) => Effect.Effect<void, never, R>,
-  numRuns: number
-) =>
-  Effect.gen(function*() {
-    const runtime = yield* Effect.runtime<R>()
-    yield* Effect.promise(() =>
-      fc.assert(fc.asyncProperty(arbitrary, (value) => Runtime.runPromise(runtime)(check(value))), { numRuns })
-    )
-  })
+import { type Caller, callerFor, checkProperty, expect204, makeTenants, unique } from "../../../testing/world.js"
 
 type Kind = "customers" | "suppliers" | "carriers" | "skugroups" | "skus"
 const kinds: ReadonlyArray<Kind> = ["customers", "suppliers", "carriers", "skugroups", "skus"]

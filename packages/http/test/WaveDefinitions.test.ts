@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { calendarDateOfDutchDate, criteria, criteriumDescription, pickTypeDescription, pickTypes } from "@wms/core"
-import { Effect, FastCheck as fc, Runtime } from "effect"
+import { Effect, FastCheck as fc } from "effect"
 import { serverOnBothStores } from "../../../testing/server.js"
-import { type Caller, expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
+import { type Caller, checkProperty, expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const criteriumTexts = [
   "Klant - Naam",
@@ -18,19 +18,6 @@ const criteriumTexts = [
 const pickTypeTexts = ["Per order", "Per wave", "Per klant", "Per vervoerder"]
 
 const notFound = (id: number | string) => `Wave definitie met id ${id} niet gevonden`
-
-/** Runs a fast-check property whose check is an Effect, in the test's runtime. */
-const checkProperty = <A, R>(
-  arbitrary: fc.Arbitrary<A>,
-  check: (value: A) => Effect.Effect<void, never, R>,
-  numRuns: number
-) =>
-  Effect.gen(function*() {
-    const runtime = yield* Effect.runtime<R>()
-    yield* Effect.promise(() =>
-      fc.assert(fc.asyncProperty(arbitrary, (value) => Runtime.runPromise(runtime)(check(value))), { numRuns })
-    )
-  })
 
 // ---- Valid bodies and the record each must read back as --------------------------------------
 
