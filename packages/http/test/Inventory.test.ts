@@ -1,9 +1,29 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, FastCheck as fc } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { callerFor, checkProperty, unique } from "../../../testing/world.js"
 
 const dateTime = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
+
+// Adjustments by key of one SKU: two locations, two expiries, with or without a tag.
+const adjustmentsByKey = fc.array(
+  fc.record({
+    loc_id: fc.constantFrom("A-1", "B-1"),
+    tag_id: fc.constantFrom(null, "T-1"),
+    expiry_date: fc.constantFrom(null, "2099-01-01"),
+    qty: fc.integer({ min: -6, max: 6 }).filter((n) => n !== 0)
+  }),
+  { minLength: 1, maxLength: 12 }
+)
+
+/** A content as the model keeps it: `tag_id` null for a generated tag. */
+interface ModelContent {
+  readonly loc_id: string
+  readonly tag_id: string | null
+  readonly expiry_date: string | null
+  qty: number
+}
 
 for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 60_000 })(`inventory on ${label}`, (it) => {
@@ -106,6 +126,41 @@ for (const [label, server] of serverOnBothStores) {
         // An expiry SKU without an expiry date gets today + expiry_days.
         const expected = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
         assert.strictEqual(contents[1].expiry_date, expected)
+      }))
+
+    it.effect("any adjustments by key: tagged to their tag's content, untagged to the oldest at the location", () =>
+      Effect.gen(function*() {
+        const main = yield* callerFor(yield* (yield* Api).login(), "main")
+        yield* checkProperty(adjustmentsByKey, (adjustments) =>
+          Effect.gen(function*() {
+            const sku = yield* insertSku({ sku_id: unique("KEYED") })
+            const model: Array<ModelContent> = []
+            for (const { expiry_date, loc_id, qty, tag_id } of adjustments) {
+              const body = {
+                sku_id: sku,
+                loc_id,
+                qty,
+                ...(tag_id === null ? {} : { tag_id }),
+                ...(expiry_date === null ? {} : { expiry_date })
+              }
+              const response = yield* main.post("/inventory/adjustments", body)
+              const found = model.find((c) =>
+                c.loc_id === loc_id && c.expiry_date === expiry_date && (tag_id === null || c.tag_id === tag_id)
+              )
+              const expected = found === undefined ? (qty < 0 ? 400 : 204) : found.qty + qty < 0 ? 409 : 204
+              assert.strictEqual(response.status, expected, `${JSON.stringify(body)}: ${JSON.stringify(response.body)}`)
+              if (expected !== 204) continue
+              if (found === undefined) model.push({ loc_id, tag_id, expiry_date, qty })
+              else found.qty += qty
+            }
+            const overview = yield* main.get("/inventory/overview")
+            const shown = overview.body
+              .filter((c: { sku_id: string }) => c.sku_id === sku)
+              .sort((a: { content_id: number }, b: { content_id: number }) => a.content_id - b.content_id)
+              .map((c: ModelContent) => [c.loc_id, /^T\d{8}$/.test(c.tag_id!) ? null : c.tag_id, c.expiry_date, c.qty])
+            const expected = model.filter((c) => c.qty > 0).map((c) => [c.loc_id, c.tag_id, c.expiry_date, c.qty])
+            assert.deepStrictEqual(shown, expected)
+          }), 25)
       }))
 
     it.effect("stock never goes below zero: 409 naming the content", () =>
