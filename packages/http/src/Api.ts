@@ -57,6 +57,10 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .annotate(
     OpenApi.Description,
     "Every request but /login, /health, /openapi.json and /docs carries `Authorization: Bearer <token>` and " +
-      "`site: <site_id or client_id>`. Errors are `{message}`."
+      "`site: <site_id or client_id>`. Errors are `{message}`. Numeric ids and quantities are 32-bit integers, in " +
+      "paths, queries and bodies alike (`2147483648` as an id: 400 `Invalid field <name>: must be an integer id`); " +
+      "totals such as a wave's `qty_ordered` are 64-bit. Text with U+0000 is refused in every field (400 `Invalid " +
+      "field <path>: must not contain NUL characters`), and so is a body nested more than 32 levels deep (400); a " +
+      "body over 1 MiB gets 413."
   )
 {}

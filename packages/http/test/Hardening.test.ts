@@ -68,7 +68,7 @@ for (const [label, server] of serverOnBothStores) {
         }
       }))
 
-    it.effect("U+0000 in any text of a body, a path, a query or the site header is a 400 naming it", () =>
+    it.effect("U+0000 in any text of a body, a path or a query is a 400 naming it", () =>
       Effect.gen(function*() {
         const api = yield* Api
         const token = yield* api.login()

@@ -102,10 +102,13 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
       .annotate(
         OpenApi.Description,
         "Extension. Corrects stock without a pre-advice: `{content_id, qty}` or `{sku_id, loc_id, tag_id?, expiry_date?, qty}`, " +
-          "`qty` a signed non-zero integer, optional `notes`. A positive qty at a key with no content creates one (a generated " +
-          "tag_id when none is given; an expiry SKU without expiry_date gets today + expiry_days); a negative one needs an " +
-          "existing content. Writes an Adjustment transaction. A content can never go below qty_allocated + qty_tasked_from: " +
-          "409 naming the content. 204."
+          "`qty` a signed non-zero integer, optional `notes`. By key, the adjustment goes to the content of " +
+          "that SKU, location, tag and expiry (an expiry SKU without expiry_date: today + expiry_days); without " +
+          "tag_id to the oldest content of that SKU, location and expiry whatever its tag, so repeated untagged " +
+          "adjustments add up in one content. A positive qty at a key with no content creates one (a generated " +
+          "tag_id when none is given); a negative one needs an existing content (400). Writes an Adjustment " +
+          "transaction. A content can never go below qty_allocated + qty_tasked_from, nor above 2147483647: 409 " +
+          "naming the content. 204."
       )
   )
   .middleware(Authorization)
