@@ -21,6 +21,7 @@ import * as SqlWaveDefinitionRepository from "./SqlWaveDefinitionRepository.js"
 import * as SqlWaveRepository from "./SqlWaveRepository.js"
 
 export { migrations } from "./Migrations.js"
+export * as Prepared from "./Prepared.js"
 
 /** Every repository port of the core, on the `SqlClient` in context. */
 export const repositories = Layer.mergeAll(

@@ -1,0 +1,37 @@
+/**
+ * Statements of fixed text, prepared once per connection and run without @effect/sql's compiling
+ * of a template on every call (about 25 µs a statement on SQLite, 100 to 170 µs on PostgreSQL):
+ * for the repository methods of the hottest requests. Text uses `?` placeholders; a store numbers
+ * them where its dialect needs it. Inside `Transactor.atomically` a statement runs on the
+ * transaction's connection, like any `sql` template.
+ */
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+
+/** A prepared statement: its rows (none for a write without `RETURNING`) for the given parameters. */
+export type PreparedStatement<Row> = (params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+
+export class Prepared extends Context.Tag("@wms/sql/Prepared")<Prepared, {
+  readonly prepare: <Row extends object>(text: string) => PreparedStatement<Row>
+}>() {}
+
+/** `$1`, `$2`, … for each `?` of `text` (the texts given to `prepare` hold no `?` in literals). */
+export const numberPlaceholders = (text: string): string => {
+  let index = 0
+  return text.replace(/\?/g, () => `$${++index}`)
+}
+
+/**
+ * Prepared statements on any `SqlClient`, through `sql.unsafe`: what a store without a faster way
+ * of its own provides.
+ */
+export const fromSqlClient = Layer.effect(
+  Prepared,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    Prepared.of({
+      prepare: <Row extends object>(text: string): PreparedStatement<Row> => {
+        const dialectText = sql.onDialectOrElse({ pg: () => numberPlaceholders(text), orElse: () => text })
+        return (params) => sql.unsafe<Row>(dialectText, params)
+      }
+    }))
+)
