@@ -81,6 +81,7 @@ const make = (options: SqliteClientOptions) =>
     const db = yield* openDatabase(options.filename)
     const connection = yield* makeConnection(db)
     const semaphore = yield* Effect.makeSemaphore(1)
+    // Whether a transaction holds the permit: `Prepared` statements skip the permit otherwise.
     let transactionOpen = false
     const client = yield* SqlClient.make({
       acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
@@ -103,9 +104,8 @@ const make = (options: SqliteClientOptions) =>
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
-    return Context.make(SqlClient.SqlClient, client).pipe(
-      Context.add(Prepared.Prepared, SqlitePrepared.make({ db, semaphore, connection, transactionOpen: () => transactionOpen }))
-    )
+    const prepared = SqlitePrepared.make({ db, semaphore, connection, transactionOpen: () => transactionOpen })
+    return Context.make(SqlClient.SqlClient, client).pipe(Context.add(Prepared.Prepared, prepared))
   })
 
 /** The `SqlClient` and `Prepared` statements on one connection to `options.filename`. */
