@@ -4,7 +4,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { migrations, repositories } from "@wms/sql"
+import { migrations, Prepared, repositories } from "@wms/sql"
 import { Layer, Redacted } from "effect"
 import * as PgTransactor from "./PgTransactor.js"
 
@@ -24,7 +24,7 @@ const migrator = PgMigrator.layer({ loader: PgMigrator.fromRecord(migrations) })
  * call builds its own layers: two stores in one process never share a repository.
  */
 export const layer = (options: PgStoreOptions) =>
-  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer)).pipe(
+  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer).pipe(Layer.provide(Prepared.fromSqlClient))).pipe(
     Layer.provideMerge(Layer.fresh(migrator)),
     Layer.provideMerge(PgClient.layer({
       url: Redacted.make(options.url),
