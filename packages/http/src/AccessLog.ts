@@ -3,7 +3,8 @@
  * most 128 characters, else a new UUID), sent back as `x-request-id` and attached to every log
  * line written while the request runs. Once answered, the request is counted in the metrics and,
  * unless switched off, written as one JSON access line to stdout. The line is written directly,
- * not through Effect's logger: it is the one log line of every request, so it must be cheap.
+ * not through Effect's logger, and the lines of one turn of the event loop together: it is the
+ * one log line of every request, so it must be cheap.
  */
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Exit } from "effect"
@@ -17,6 +18,26 @@ export interface AccessLogOptions {
   /** Write the access lines (`WMS_ACCESS_LOG`, default true). */
   readonly accessLog: boolean
   readonly metrics: Metrics | undefined
+}
+
+// The lines of one turn of the event loop go out in one write: under load, a write (a system call
+// on a pipe or a file) per request costs more than the request's own work. A line waits at most
+// for the end of its turn; lines still waiting when the process exits are written then.
+let waiting = ""
+const flush = () => {
+  const lines = waiting
+  waiting = ""
+  if (lines !== "") process.stdout.write(lines)
+}
+let flushesOnExit = false
+const writeLine = (line: string) => {
+  if (!flushesOnExit) {
+    process.once("exit", flush)
+    flushesOnExit = true
+  }
+  if (waiting === "") setImmediate(flush)
+  waiting += line
+  if (waiting.length >= 65_536) flush()
 }
 
 /** The client's `x-request-id` when it is a plain token of at most 128 characters, else a new UUID. */
@@ -37,7 +58,7 @@ export const recordRequest = (
   const route = routeOf(request.method, path)
   options.metrics?.record(request.method, route, status, seconds)
   if (!options.accessLog) return
-  process.stdout.write(`${JSON.stringify({
+  writeLine(`${JSON.stringify({
     timestamp: new Date().toISOString(),
     logLevel: "INFO",
     message: "request",
