@@ -11,10 +11,12 @@
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, type SqlConnection, Statement } from "@effect/sql"
+import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
 import Sqlite from "better-sqlite3"
 import { Cache, Context, Duration, Effect, Layer, Scope, Stream } from "effect"
 import * as SqlitePrepared from "./SqlitePrepared.js"
+import * as SqliteTransactor from "./SqliteTransactor.js"
 import { executeError, prepareError, rowsOf } from "./SqliteStatement.js"
 
 export interface SqliteClientOptions {
@@ -81,8 +83,7 @@ const make = (options: SqliteClientOptions) =>
     const db = yield* openDatabase(options.filename)
     const connection = yield* makeConnection(db)
     const semaphore = yield* Effect.makeSemaphore(1)
-    // Whether a transaction holds the permit: `Prepared` statements skip the permit otherwise.
-    let transactionOpen = false
+    const state: SqliteTransactor.TransactionState = { open: false }
     const client = yield* SqlClient.make({
       acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
       // Held until the transaction's scope closes, after its COMMIT or ROLLBACK.
@@ -91,9 +92,9 @@ const make = (options: SqliteClientOptions) =>
           Effect.zipRight(
             restore(semaphore.take(1)),
             Effect.tap(Effect.scope, (scope) => {
-              transactionOpen = true
+              state.open = true
               return Scope.addFinalizer(scope, Effect.suspend(() => {
-                transactionOpen = false
+                state.open = false
                 return semaphore.release(1)
               }))
             })
@@ -104,10 +105,13 @@ const make = (options: SqliteClientOptions) =>
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
-    const prepared = SqlitePrepared.make({ db, semaphore, connection, transactionOpen: () => transactionOpen })
-    return Context.make(SqlClient.SqlClient, client).pipe(Context.add(Prepared.Prepared, prepared))
+    const prepared = SqlitePrepared.make({ db, semaphore, connection, transactionOpen: () => state.open })
+    return Context.make(SqlClient.SqlClient, client).pipe(
+      Context.add(Prepared.Prepared, prepared),
+      Context.add(Transactor, SqliteTransactor.make({ db, semaphore, connection, state }))
+    )
   })
 
-/** The `SqlClient` and `Prepared` statements on one connection to `options.filename`. */
+/** The `SqlClient`, `Prepared` statements and `Transactor` on one connection to `options.filename`. */
 export const layer = (options: SqliteClientOptions) =>
   Layer.scopedContext(make(options)).pipe(Layer.provide(Reactivity.layer))

@@ -2,12 +2,12 @@
  * The SQLite store: one file (or `:memory:`), migrated at start-up, behind the core's ports.
  */
 import { Migrator, SqlClient } from "@effect/sql"
+import type { Transactor } from "@wms/core"
 import { migrations, type Prepared, repositories } from "@wms/sql"
 import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import * as SqliteClient from "./SqliteClient.js"
-import * as SqliteTransactor from "./SqliteTransactor.js"
 
 export interface SqliteStoreOptions {
   /** A file path, created with its folder when missing, or `:memory:`. */
@@ -26,7 +26,7 @@ const pragmas = Layer.effectDiscard(Effect.gen(function*() {
 // same table (`effect_sql_migrations`) and steps, so existing databases open as before.
 const migrator = Layer.effectDiscard(Migrator.make({})({ loader: Migrator.fromRecord(migrations) }))
 
-const client = (options: SqliteStoreOptions): Layer.Layer<SqlClient.SqlClient | Prepared.Prepared> =>
+const client = (options: SqliteStoreOptions): Layer.Layer<SqlClient.SqlClient | Prepared.Prepared | Transactor> =>
   Layer.unwrapEffect(Effect.sync(() => {
     if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
     return SqliteClient.layer({ filename: options.filename })
@@ -37,7 +37,7 @@ const client = (options: SqliteStoreOptions): Layer.Layer<SqlClient.SqlClient | 
  * too. Each call builds its own layers: two stores in one process never share a repository.
  */
 export const layer = (options: SqliteStoreOptions) =>
-  Layer.fresh(Layer.mergeAll(repositories, SqliteTransactor.layer)).pipe(
+  Layer.fresh(repositories).pipe(
     Layer.provideMerge(Layer.fresh(Layer.merge(migrator, pragmas))),
     Layer.provideMerge(client(options)),
     Layer.orDie

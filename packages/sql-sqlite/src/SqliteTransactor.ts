@@ -1,39 +1,107 @@
 /**
  * Transactions on SQLite that take the write lock at once (`BEGIN IMMEDIATE`), so that two
  * processes on one file never both read a state and then fail to upgrade to writing it.
+ *
+ * Written on the store's own connection rather than with `SqlClient.makeWithTransaction`: that one
+ * opens a span, a scope and prepares `BEGIN` and `COMMIT` anew for every transaction, about 50 µs
+ * of a 250 µs `POST /orders`. Here the statements are prepared once and the permit of the
+ * connection is held from `BEGIN` to `COMMIT` or `ROLLBACK`. A transaction inside another becomes
+ * a savepoint, as with @effect/sql. SQL failures are defects, as everywhere behind the ports.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, type SqlConnection } from "@effect/sql"
 import { Transactor } from "@wms/core"
-import { Effect, Layer, Scope } from "effect"
+import type Sqlite from "better-sqlite3"
+import { Context, Effect, Exit, FiberRef } from "effect"
 
-const exec = (statement: string) => (conn: { executeUnprepared: SqlConnectionExec }) =>
-  Effect.asVoid(conn.executeUnprepared(statement, [], undefined))
+export interface TransactionState {
+  /** Whether a transaction holds the permit; `Prepared` statements skip the permit otherwise. */
+  open: boolean
+}
 
-type SqlConnectionExec = (
-  sql: string,
-  params: ReadonlyArray<unknown>,
-  transformRows: undefined
-) => Effect.Effect<unknown, SqlError.SqlError>
+export interface Connection {
+  readonly db: Sqlite.Database
+  readonly semaphore: Effect.Semaphore
+  /** The connection as `SqlClient` knows it: the one a transaction's fibers carry. */
+  readonly connection: SqlConnection.Connection
+  readonly state: TransactionState
+}
 
-export const layer = Layer.effect(
-  Transactor,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const withTransaction = SqlClient.makeWithTransaction({
-      transactionTag: SqlClient.TransactionConnection,
-      spanAttributes: [["db.system.name", "sqlite"]],
-      acquireConnection: Effect.flatMap(
-        Scope.make(),
-        (scope) => Effect.map(Scope.extend(sql.reserve, scope), (conn) => [scope, conn] as const)
-      ),
-      begin: exec("BEGIN IMMEDIATE"),
-      savepoint: (conn, id) => exec(`SAVEPOINT effect_sql_${id}`)(conn),
-      commit: exec("COMMIT"),
-      rollback: exec("ROLLBACK"),
-      rollbackSavepoint: (conn, id) => exec(`ROLLBACK TO SAVEPOINT effect_sql_${id}`)(conn)
+const run = (statement: Sqlite.Statement) => Effect.sync(() => void statement.run())
+
+export const make = ({ connection, db, semaphore, state }: Connection): Transactor["Type"] => {
+  const begin = db.prepare("BEGIN IMMEDIATE")
+  const commit = db.prepare("COMMIT")
+  const rollback = db.prepare("ROLLBACK")
+
+  // The transaction's outcome, once it is committed or rolled back. A failed COMMIT leaves the
+  // transaction open: it is rolled back before the permit goes.
+  const end = <A, E>(exit: Exit.Exit<A, E>) =>
+    Effect.suspend((): Effect.Effect<A, E> => {
+      try {
+        if (Exit.isSuccess(exit)) commit.run()
+        else rollback.run()
+        return exit
+      } catch (cause) {
+        if (db.inTransaction) rollback.run()
+        return Effect.die(cause)
+      }
     })
-    return Transactor.of({
-      atomically: (effect) => withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)) as typeof effect
-    })
+
+  const outermost = <A, E, R>(
+    effect: Effect.Effect<A, E, R>,
+    restore: <X, Y, Z>(inner: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    context: Context.Context<never>
+  ): Effect.Effect<A, E, R> =>
+    Effect.zipRight(
+      restore(semaphore.take(1)),
+      Effect.ensuring(
+        Effect.suspend(() => {
+          begin.run()
+          state.open = true
+          return Effect.locally(
+            restore(effect),
+            FiberRef.currentContext,
+            Context.add(context, SqlClient.TransactionConnection, [connection, 0] as const)
+          ).pipe(Effect.exit, Effect.flatMap(end))
+        }),
+        Effect.suspend(() => {
+          state.open = false
+          return semaphore.release(1)
+        })
+      )
+    )
+
+  const nested = <A, E, R>(
+    effect: Effect.Effect<A, E, R>,
+    restore: <X, Y, Z>(inner: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    context: Context.Context<never>,
+    depth: number
+  ): Effect.Effect<A, E, R> => {
+    const name = `effect_sql_${depth}`
+    return Effect.zipRight(
+      run(db.prepare(`SAVEPOINT ${name}`)),
+      Effect.locally(
+        restore(effect),
+        FiberRef.currentContext,
+        Context.add(context, SqlClient.TransactionConnection, [connection, depth] as const)
+      ).pipe(
+        Effect.exit,
+        Effect.tap((exit) => Exit.isSuccess(exit) ? Effect.void : run(db.prepare(`ROLLBACK TO SAVEPOINT ${name}`))),
+        Effect.flatten
+      )
+    )
+  }
+
+  return Transactor.of({
+    atomically: (effect) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.withFiberRuntime((fiber) => {
+          const context = fiber.currentContext as Context.Context<never>
+          const open = Context.getOption(context, SqlClient.TransactionConnection)
+          return open._tag === "Some" && open.value[0] === connection
+            ? nested(effect, restore, context, open.value[1] + 1)
+            : outermost(effect, restore, context)
+        })
+      )
   })
-)
+}

@@ -15,6 +15,8 @@ declare module "better-sqlite3" {
 
     interface Database {
       prepare(source: string): Statement
+      /** True while a transaction is open on the connection. */
+      readonly inTransaction: boolean
       pragma(source: string): unknown
       close(): this
     }
