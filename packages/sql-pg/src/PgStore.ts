@@ -7,6 +7,7 @@ import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { migrations, repositories } from "@wms/sql"
 import { Effect, Layer } from "effect"
 import * as PgPool from "./PgPool.js"
+import * as PgPrepared from "./PgPrepared.js"
 import * as PgTransactor from "./PgTransactor.js"
 
 export interface PgStoreOptions {
@@ -34,7 +35,7 @@ const connection = (options: PgStoreOptions) =>
  * repository.
  */
 export const layer = (options: PgStoreOptions) =>
-  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer)).pipe(
+  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer).pipe(Layer.provide(PgPrepared.layer))).pipe(
     Layer.provideMerge(Layer.fresh(migrator)),
     Layer.provideMerge(connection(options)),
     Layer.orDie
