@@ -4,7 +4,7 @@
  * its `client`, so both see the same transaction.
  */
 import { type SqlConnection, SqlError } from "@effect/sql"
-import { Chunk, Effect, Option, type Scope, Stream } from "effect"
+import { Chunk, Effect, Option, Stream } from "effect"
 import * as Pg from "pg"
 import Cursor from "pg-cursor"
 
@@ -58,31 +58,39 @@ export class PgReservedConnection implements SqlConnection.Connection {
     this.cancel = Effect.suspend(() => cancelBackend(pool, client))
   }
 
-  private run<A>(config: Pg.QueryConfig | Pg.QueryArrayConfig, onResult: (result: Pg.QueryResult) => A) {
+  // A statement's text with its values goes through pg's cheapest call; a config (a name, or rows
+  // as arrays) is copied by pg on every call.
+  private run<A>(
+    query: string | Pg.QueryConfig | Pg.QueryArrayConfig,
+    values: ReadonlyArray<unknown>,
+    onResult: (result: Pg.QueryResult) => A
+  ) {
     return Effect.async<A, SqlError.SqlError>((resume) => {
-      this.client.query(config, (error: Error | undefined, result: Pg.QueryResult) => {
+      const callback = (error: Error | undefined, result: Pg.QueryResult) => {
         resume(error ? Effect.fail(failure(error)) : Effect.succeed(onResult(result)))
-      })
+      }
+      if (typeof query === "string") this.client.query(query, values as Array<unknown>, callback)
+      else this.client.query(query, callback)
       return this.cancel
     })
   }
 
-  /** The rows of one statement. */
+  /** The rows of a statement given as a pg config, such as a named one. */
   rows(config: Pg.QueryConfig): Effect.Effect<ReadonlyArray<any>, SqlError.SqlError> {
-    return this.run(config, rowsOf)
+    return this.run(config, [], rowsOf)
   }
 
   execute(sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows) {
-    const rows = this.rows({ text: sql, values: params as Array<unknown> })
+    const rows = this.run(sql, params, rowsOf)
     return transformRows ? Effect.map(rows, transformRows) : rows
   }
 
   executeRaw(sql: string, params: ReadonlyArray<unknown>) {
-    return this.run<unknown>({ text: sql, values: params as Array<unknown> }, (result) => result)
+    return this.run<unknown>(sql, params, (result) => result)
   }
 
   executeValues(sql: string, params: ReadonlyArray<unknown>) {
-    return this.run({ text: sql, values: params as Array<unknown>, rowMode: "array" }, (result) =>
+    return this.run({ text: sql, values: params as Array<unknown>, rowMode: "array" }, [], (result) =>
       result.rows as ReadonlyArray<ReadonlyArray<unknown>>)
   }
 
@@ -112,28 +120,9 @@ export class PgReservedConnection implements SqlConnection.Connection {
     this.broken ??= cause
   }
 
+  /** Gives the client back to the pool, or closes it if broken. */
   release() {
     this.client.off("error", this.onError)
     this.client.release(this.broken)
   }
 }
-
-/** A client of `pool` held until the scope closes, then given back (or closed if broken). */
-export const reserve = (pool: Pg.Pool): Effect.Effect<PgReservedConnection, SqlError.SqlError, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.async<PgReservedConnection, SqlError.SqlError>((resume) => {
-      pool.connect((error, client) => {
-        if (error || !client) {
-          resume(Effect.fail(
-            new SqlError.SqlError({
-              cause: error ?? new Error("No client returned"),
-              message: "Failed to acquire connection for transaction"
-            })
-          ))
-        } else {
-          resume(Effect.succeed(new PgReservedConnection(client, pool)))
-        }
-      })
-    }),
-    (connection) => Effect.sync(() => connection.release())
-  )
