@@ -1,9 +1,10 @@
 /**
- * The store's own `pg` connection pool. @effect/sql's client runs the `sql` templates on it, and
- * the prepared statements and transactions take its clients directly, skipping @effect/sql's
- * per-statement work.
+ * The store's own `pg` connection pool, and @effect/sql-pg's client on it: the `sql` templates run
+ * through that client, while the prepared statements and transactions take the pool's clients
+ * directly, skipping @effect/sql's per-statement work.
  */
 import { SqlError } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer } from "effect"
 import * as Pg from "pg"
 
@@ -52,3 +53,8 @@ const check = (pool: Pg.Pool) =>
 
 /** A pool on the database, checked to answer, ended when the layer's scope closes. */
 export const layer = (options: PgPoolOptions) => Layer.scoped(PgPool, Effect.tap(open(options), check))
+
+/** @effect/sql-pg's `PgClient` (the `SqlClient`) on the pool, which stays the pool layer's to end. */
+export const client = Layer.unwrapEffect(
+  Effect.map(PgPool, (pool) => PgClient.layerFromPool({ acquire: Effect.succeed(pool) }))
+)

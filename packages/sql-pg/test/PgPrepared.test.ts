@@ -2,15 +2,20 @@ import { assert, describe, layer } from "@effect/vitest"
 import { SqlClient, SqlError } from "@effect/sql"
 import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
-import { PgPool, PgStore } from "@wms/sql-pg"
 import { Cause, Chunk, Context, Effect, Exit, Fiber, Layer, Option, Stream } from "effect"
 import { freshPgDatabase } from "../../../testing/databases.js"
+import * as PgPool from "../src/PgPool.js"
 import * as PgPrepared from "../src/PgPrepared.js"
+import * as PgTransactor from "../src/PgTransactor.js"
 
+// The store's parts that PgStore keeps to itself, with the pool exposed to be watched.
 const store = Layer.unwrapScoped(
   Effect.map(freshPgDatabase, (url) =>
-    // A second `Prepared` on the store's pool, as the repositories get theirs.
-    Layer.provideMerge(PgPrepared.layer, PgStore.layer({ url, maxConnections: 3 })))
+    Layer.mergeAll(PgPrepared.layer, PgTransactor.layer).pipe(
+      Layer.provideMerge(PgPool.client),
+      Layer.provideMerge(PgPool.layer({ url, maxConnections: 3 })),
+      Layer.orDie
+    ))
 )
 
 const boom = "boom"
