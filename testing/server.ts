@@ -2,8 +2,8 @@
  * The real server layer on a real Node HTTP server (random loopback port) for API tests, with a
  * small client that speaks raw HTTP so tests see exactly what integrators see.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { type Config, Server } from "@wms/http"
 import { Clock, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import { onBothStores } from "./databases.js"
@@ -92,13 +92,16 @@ export const apiLayer = Layer.effect(
 )
 
 /**
- * The bundled server's app on a test server, with `Api` to call it. The server runs on the real
- * clock even inside `layer(…)`, whose TestClock would otherwise stamp every record in 1970.
+ * The bundled server (`Server.layer`, with the node:http front of its hot routes) on a loopback
+ * port, with `Api` to call it. The server runs on the real clock even inside `layer(…)`, whose
+ * TestClock would otherwise stamp every record in 1970.
  */
 export const testServer = (databaseUrl: string, overrides: Partial<Config.ServerConfig> = {}) =>
   apiLayer.pipe(
-    Layer.provideMerge(Server.app({ ...testConfig(databaseUrl), ...overrides })),
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(HttpServer.layerTestClient),
+    Layer.provide(NodeHttpClient.layerWithoutAgent),
+    Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+    Layer.provideMerge(Server.layer({ ...testConfig(databaseUrl), ...overrides })),
     Layer.provide(Layer.setClock(Clock.make()))
   )
 

@@ -7,7 +7,7 @@
 import { HttpIncomingMessage, HttpMethod, HttpMiddleware, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { createServer, type Server } from "node:http"
-import { messageResponse } from "./ErrorResponses.js"
+import { bodyTooLarge, responseOf } from "./ErrorResponses.js"
 import * as JsonBody from "./JsonBody.js"
 
 export const maxBodyBytes = 1024 * 1024
@@ -17,7 +17,7 @@ export const bodyLimit = HttpMiddleware.make((app) =>
     const request = yield* HttpServerRequest.HttpServerRequest
     if (!HttpMethod.hasBody(request.method)) return yield* app
     const declared = Number(request.headers["content-length"] ?? 0)
-    if (declared > maxBodyBytes) return messageResponse(413, "Request body is larger than 1 MiB")
+    if (declared > maxBodyBytes) return responseOf(bodyTooLarge)
     return yield* HttpIncomingMessage.withMaxBodySize(
       Effect.provideService(app, HttpServerRequest.HttpServerRequest, JsonBody.checked(request)),
       Option.some(maxBodyBytes)

@@ -13,7 +13,7 @@ import {
 } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { TooManyLogins, Unavailable } from "./api/Errors.js"
-import { isRefusedBody } from "./JsonBody.js"
+import { invalidJson, isRefusedBody } from "./JsonBody.js"
 
 const statusOf: Record<string, number> = {
   InvalidInput: 400,
@@ -23,10 +23,6 @@ const statusOf: Record<string, number> = {
   Conflict: 409,
   PayloadTooLarge: 413
 }
-
-/** A JSON `{message}` response. */
-export const messageResponse = (status: number, message: string) =>
-  HttpServerResponse.unsafeJson({ message }, { status })
 
 type Issue = HttpApiError.HttpApiDecodeError["issues"][number]
 
@@ -40,37 +36,67 @@ const describeIssue = (issue: Issue): string => {
 const isOversized = (error: HttpServerError.RequestError) =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
-const responseFor = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
-  Effect.gen(function*() {
-    const failure = Cause.failureOption(cause)
-    const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
-    if (error instanceof HttpApiError.HttpApiDecodeError) {
-      return messageResponse(400, error.issues.length > 0 ? describeIssue(error.issues[0]) : error.message)
-    }
-    if (error instanceof HttpServerError.RequestError) {
-      if (isOversized(error)) return messageResponse(413, "Request body is larger than 1 MiB")
-      return messageResponse(400, isRefusedBody(error) ? error.description! : "Request body is not valid JSON")
-    }
-    if (error instanceof TooManyLogins) {
-      return HttpServerResponse.unsafeJson({ message: error.message }, {
-        status: 429,
-        headers: { "retry-after": String(error.retryAfterSeconds) }
-      })
-    }
-    if (error instanceof Unavailable) {
-      return HttpServerResponse.unsafeJson({ status: error.status, message: error.message }, { status: 503 })
-    }
-    if (error instanceof HttpServerError.RouteNotFound) {
-      return messageResponse(404, `Route ${request.method} ${request.url.split("?")[0]} not found`)
-    }
-    if (Option.isSome(failure) && typeof error === "object" && error !== null && "_tag" in error) {
-      const status = statusOf[String(error._tag)]
-      if (status !== undefined && "message" in error) return messageResponse(status, String(error.message))
-    }
-    if (Cause.isInterruptedOnly(cause)) return yield* Effect.interrupt
-    yield* Effect.logError("Unexpected failure", cause)
-    return messageResponse(500, "Internal server error")
-  })
+/** The answer to a failed request: its status, JSON body and extra headers. */
+export interface FailureAnswer {
+  readonly status: number
+  readonly body: object
+  readonly headers?: Record<string, string>
+}
+
+const message = (status: number, text: string): FailureAnswer => ({ status, body: { message: text } })
+
+/** The message of a body over the 1 MiB limit, declared or read. */
+export const tooLargeMessage = "Request body is larger than 1 MiB"
+export const bodyTooLarge = message(413, tooLargeMessage)
+
+/**
+ * The answer to a request of `method` on `url` that failed with `cause`: `interrupted` when it was
+ * only interrupted, `unexpected` for a failure the API does not describe (a 500, to be logged).
+ * Shared by the middleware below and the node:http front of the hot routes (`HotRoutes`).
+ */
+export const answerTo = (
+  cause: Cause.Cause<unknown>,
+  method: string,
+  url: string
+): FailureAnswer | "interrupted" | "unexpected" => {
+  const failure = Cause.failureOption(cause)
+  const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+  if (error instanceof HttpApiError.HttpApiDecodeError) {
+    return message(400, error.issues.length > 0 ? describeIssue(error.issues[0]) : error.message)
+  }
+  if (error instanceof HttpServerError.RequestError) {
+    if (isOversized(error)) return bodyTooLarge
+    return message(400, isRefusedBody(error) ? error.description! : invalidJson)
+  }
+  if (error instanceof TooManyLogins) {
+    return { ...message(429, error.message), headers: { "retry-after": String(error.retryAfterSeconds) } }
+  }
+  if (error instanceof Unavailable) {
+    return { status: 503, body: { status: error.status, message: error.message } }
+  }
+  if (error instanceof HttpServerError.RouteNotFound) {
+    return message(404, `Route ${method} ${url.split("?")[0]} not found`)
+  }
+  if (Option.isSome(failure) && typeof error === "object" && error !== null && "_tag" in error) {
+    const status = statusOf[String(error._tag)]
+    if (status !== undefined && "message" in error) return message(status, String(error.message))
+  }
+  return Cause.isInterruptedOnly(cause) ? "interrupted" : "unexpected"
+}
+
+/** The body of every 500: nothing of the failure leaks. */
+export const unexpectedAnswer = message(500, "Internal server error")
+
+/** The answer as a response. */
+export const responseOf = (answer: FailureAnswer) =>
+  HttpServerResponse.unsafeJson(answer.body, { status: answer.status, headers: answer.headers })
+
+const responseFor = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
+  const answer = answerTo(cause, request.method, request.url)
+  if (answer === "interrupted") return Effect.interrupt
+  if (answer === "unexpected") return Effect.as(Effect.logError("Unexpected failure", cause), responseOf(unexpectedAnswer))
+  return Effect.succeed(responseOf(answer))
+}
 
 /** The API-level middleware that answers every failure as `{message}`. */
 export const layer = HttpApiBuilder.middleware((app) =>

@@ -8,6 +8,9 @@
 import { HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 
+/** The answer to a body that is not JSON at all. */
+export const invalidJson = "Request body is not valid JSON"
+
 /** The deepest nesting of arrays and objects a body may have; the API's own bodies need 3. */
 export const maxBodyDepth = 32
 

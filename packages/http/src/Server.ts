@@ -12,6 +12,7 @@ import * as AccessLog from "./AccessLog.js"
 import { bodyLimit, createNodeServer } from "./BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
 import * as Readiness from "./Readiness.js"
+import * as HotRoutes from "./HotRoutes.js"
 import * as HttpApiLive from "./HttpApiLive.js"
 import * as LoginThrottle from "./LoginThrottle.js"
 import * as Metrics from "./Metrics.js"
@@ -50,32 +51,36 @@ const services = (config: ServerConfig) =>
     }))
   )
 
+/** Access lines and metrics, shared by the API and the front of its hot routes. */
+const observedOf = (config: ServerConfig): AccessLog.AccessLogOptions => ({
+  accessLog: config.accessLog,
+  metrics: config.metrics ? Metrics.make() : undefined
+})
+
 // Unless traces are exported (`Tracing`), the server makes no spans: on effect 3 each costs 15-20
 // µs, and a request would open one for itself and one per SQL statement.
-const api = (config: ServerConfig) =>
-  Layer.unwrapEffect(Effect.sync(() => {
-    const metrics = config.metrics ? Metrics.make() : undefined
-    const observed = AccessLog.middleware({ accessLog: config.accessLog, metrics })
-    const tracing = Option.isSome(config.otlpEndpoint)
-    return HttpApiBuilder.serve((app) => observed(bodyLimit(app))).pipe(
-      HttpMiddleware.withTracerDisabledWhen(() => !tracing),
-      Layer.provide(Tracing.layer(config)),
-      Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
-      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-      Layer.provide(metrics === undefined ? Layer.empty : Metrics.route(metrics)),
-      Layer.provide(HttpApiLive.layer),
-      Layer.provide(Layer.succeed(LoginThrottle.LoginThrottleOptionsRef, config.loginThrottle))
-    )
-  }))
+const api = (config: ServerConfig, observed: AccessLog.AccessLogOptions) => {
+  const tracing = Option.isSome(config.otlpEndpoint)
+  return HttpApiBuilder.serve((app) => AccessLog.middleware(observed)(bodyLimit(app))).pipe(
+    HttpMiddleware.withTracerDisabledWhen(() => !tracing),
+    Layer.provide(Tracing.layer(config)),
+    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(observed.metrics === undefined ? Layer.empty : Metrics.route(observed.metrics)),
+    Layer.provide(HttpApiLive.layer),
+    Layer.provide(Layer.succeed(LoginThrottle.LoginThrottleOptionsRef, config.loginThrottle))
+  )
+}
 
 /**
  * The API, its documentation, the warehouse services and the webhook worker, without the HTTP
  * server itself. The services (and the store's `SqlClient`) stay in the output for whoever serves it
  * (on `createNodeServer`, so that a chunked body over the limit gets its 413). Like the
  * bundled server it makes no spans; `HttpApiLive.layer` serves the API with whatever tracer the
- * application provides.
+ * application provides. The hot routes' node:http front (`HotRoutes`) is the bundled server's own.
  */
-export const app = (config: ServerConfig) => api(config).pipe(Layer.provideMerge(services(config)))
+export const app = (config: ServerConfig) =>
+  Layer.unwrapEffect(Effect.sync(() => api(config, observedOf(config)))).pipe(Layer.provideMerge(services(config)))
 
 /** How long a stopping server waits for the requests in flight before it closes their connections. */
 const drainMillis = 10_000
@@ -97,20 +102,32 @@ const draining = (server: () => Server | undefined, readiness: Readiness.Readine
   ))
 
 /**
- * The whole server, listening on the configured host and port. The store is migrated and
- * bootstrapped before the port opens: a request accepted before the API is mounted is never answered.
+ * The whole server, listening on the configured host and port, with the hot routes answered by
+ * their node:http front (`HotRoutes`) unless traces are exported (then every request goes through
+ * the `HttpApi`, which makes its span). The store is migrated and bootstrapped before the port
+ * opens: a request accepted before the API is mounted is never answered. The services and the
+ * `HttpServer` stay in the output, for tests that call the server or the engine beside it.
  */
-export const layer = (config: ServerConfig) => {
-  const readiness = Readiness.make()
-  let server: Server | undefined
-  return api(config).pipe(
-    Layer.merge(draining(() => server, readiness)),
-    HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(() => (server = createNodeServer()), {
-      port: config.port,
-      host: Option.getOrUndefined(config.host)
-    })),
-    Layer.provide(services(config)),
-    Layer.provide(Layer.succeed(Readiness.Readiness, readiness))
-  )
-}
+export const layer = (config: ServerConfig) =>
+  Layer.unwrapEffect(Effect.sync(() => {
+    const observed = observedOf(config)
+    const readiness = Readiness.make()
+    let server: Server | undefined
+    let front: HotRoutes.Front | undefined
+    const hotRoutes = Option.isSome(config.otlpEndpoint)
+      ? Layer.empty
+      : Layer.effectDiscard(Effect.map(HotRoutes.make(observed), (made) => {
+        front = made
+      }))
+    return api(config, observed).pipe(
+      Layer.merge(hotRoutes),
+      Layer.merge(draining(() => server, readiness)),
+      HttpServer.withLogAddress,
+      Layer.provideMerge(NodeHttpServer.layer(() => (server = HotRoutes.install(createNodeServer(), () => front)), {
+        port: config.port,
+        host: Option.getOrUndefined(config.host)
+      })),
+      Layer.provideMerge(services(config)),
+      Layer.provide(Layer.succeed(Readiness.Readiness, readiness))
+    )
+  }))

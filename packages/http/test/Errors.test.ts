@@ -8,17 +8,8 @@ import * as ErrorResponses from "../src/ErrorResponses.js"
 import { onBothStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 
-/**
- * A Node server on a random port, built once per call: `Layer.fresh(NodeHttpServer.layerTest)`
- * under `Layer.provideMerge` is built twice, and the `HttpServer` it exposes serves nothing.
- */
-const nodeServer = () => NodeHttpServer.layer(Server.createNodeServer, { port: 0 })
-
-const servers = onBothStores((db) =>
-  Server.app(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)).pipe(
-    Layer.provideMerge(nodeServer())
-  )
-)
+// The bundled server itself, so the hot routes' node:http front (`HotRoutes`) meets every case too.
+const servers = onBothStores((db) => Server.layer(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)))
 
 interface RawResponse {
   readonly status: number
@@ -279,7 +270,7 @@ const captureLogs = Logger.replace(
 const boomServer = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiBuilder.api(BoomApi).pipe(Layer.provide([BoomLive, ErrorResponses.layer]))),
   Layer.provide(captureLogs),
-  Layer.provideMerge(nodeServer())
+  Layer.provideMerge(NodeHttpServer.layer(Server.createNodeServer, { port: 0 }))
 )
 
 layer(boomServer, { timeout: 30_000, excludeTestServices: true })("an unexpected failure", (it) => {

@@ -152,6 +152,6 @@ for (const [label, server] of serverOnBothStores) {
           )
         }
         assert.isAtLeast(requests, 1000)
-      }))
+      }), 240_000)
   })
 }

@@ -1,13 +1,12 @@
 /**
  * The SQLite store: one file (or `:memory:`), migrated at start-up, behind the core's ports.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { SqlClient } from "@effect/sql"
-import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
-import { migrations, repositories } from "@wms/sql"
+import { Migrator, SqlClient } from "@effect/sql"
+import { migrations, type Prepared, repositories } from "@wms/sql"
 import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import * as SqliteClient from "./SqliteClient.js"
 import * as SqliteTransactor from "./SqliteTransactor.js"
 
 export interface SqliteStoreOptions {
@@ -23,19 +22,19 @@ const pragmas = Layer.effectDiscard(Effect.gen(function*() {
   yield* sql`PRAGMA synchronous = NORMAL`
 }).pipe(Effect.orDie))
 
-const migrator = SqliteMigrator.layer({ loader: SqliteMigrator.fromRecord(migrations) }).pipe(
-  Layer.provide(NodeContext.layer)
-)
+// @effect/sql-sqlite-node's migrator without its schema dump (which needs its own client): the
+// same table (`effect_sql_migrations`) and steps, so existing databases open as before.
+const migrator = Layer.effectDiscard(Migrator.make({})({ loader: Migrator.fromRecord(migrations) }))
 
-const client = (options: SqliteStoreOptions) =>
+const client = (options: SqliteStoreOptions): Layer.Layer<SqlClient.SqlClient | Prepared.Prepared> =>
   Layer.unwrapEffect(Effect.sync(() => {
     if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
     return SqliteClient.layer({ filename: options.filename })
   }))
 
 /**
- * Every port of the core on a migrated SQLite database; the `SqlClient` is exposed too. Each call
- * builds its own layers: two stores in one process never share a repository.
+ * Every port of the core on a migrated SQLite database; the `SqlClient` and `Prepared` are exposed
+ * too. Each call builds its own layers: two stores in one process never share a repository.
  */
 export const layer = (options: SqliteStoreOptions) =>
   Layer.fresh(Layer.mergeAll(repositories, SqliteTransactor.layer)).pipe(

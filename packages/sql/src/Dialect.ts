@@ -17,3 +17,20 @@ export const double = (sql: SqlClient.SqlClient) =>
     pg: () => sql.literal("DOUBLE PRECISION"),
     orElse: () => sql.literal("REAL")
   })
+
+/** A condition of a `Prepared` text on one parameter bound as `bind(values)`. */
+export interface ListCondition {
+  readonly text: string
+  readonly bind: (values: ReadonlyArray<string>) => unknown
+}
+
+/**
+ * `column` is one of a list of texts bound as one parameter, so that the statement's text is the
+ * same whatever the list's length: a JSON array on SQLite, an array on PostgreSQL (where `= ANY`
+ * keeps to the index as `IN` does).
+ */
+export const inTexts = (sql: SqlClient.SqlClient, column: string): ListCondition =>
+  sql.onDialectOrElse({
+    pg: () => ({ text: `${column} = ANY(CAST(? AS TEXT[]))`, bind: (values) => values }),
+    orElse: () => ({ text: `${column} IN (SELECT value FROM json_each(?))`, bind: (values) => JSON.stringify(values) })
+  })

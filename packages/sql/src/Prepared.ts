@@ -2,8 +2,10 @@
  * Statements of fixed text, prepared once per connection and run without @effect/sql's compiling
  * of a template on every call (about 25 µs a statement on SQLite, 100 to 170 µs on PostgreSQL):
  * for the repository methods of the hottest requests. Text uses `?` placeholders; a store numbers
- * them where its dialect needs it. Inside `Transactor.atomically` a statement runs on the
- * transaction's connection, like any `sql` template.
+ * them where its dialect needs it. Parameters are what the driver binds as they are: booleans as
+ * 1 and 0, a list as one parameter (`Dialect.inTexts`). Inside `Transactor.atomically` a statement
+ * runs on the transaction's connection, like any `sql` template; outside, it never sees another
+ * transaction's writes half done. It opens no span.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"

@@ -1,26 +1,21 @@
 /**
  * Orders and order lines on @effect/sql. Reads are single statements (one row per order, its lines
  * aggregated as JSON), so a list costs one query however many orders it holds, and sees one snapshot.
+ * The statements of `GET /orders`, `GET /orders/:id` and `POST /orders` are `Prepared` texts, fixed
+ * per call site: a list of values is one parameter, and each variant of a condition its own text.
  */
 import { SqlClient } from "@effect/sql"
-import { type OrderLineRow, OrderRepository, type OrderRow, type Scope, type StoredOrder } from "@wms/core"
+import { type OrderLineRow, type OrderLineWrite, OrderRepository, type OrderRow, type Scope, type StoredOrder } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { chunked } from "./Batches.js"
+import { inTexts } from "./Dialect.js"
+import { Prepared, type PreparedStatement } from "./Prepared.js"
 
 // An order's lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`: one row per
 // order reads far fewer cells than a join repeating the header on every line.
 type OrderRowWithLines = OrderRow & { readonly lines: string | null }
 
 type LineTuple = readonly [number, string, number, number, number]
-
-// Bound parameters per statement stay far below SQLite's (32766) and PostgreSQL's (65535) limits.
-const chunkSize = 500
-
-const chunks = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
-  const result: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += chunkSize) result.push(items.slice(i, i + chunkSize))
-  return result
-}
 
 const toStored = ({ lines, ...header }: OrderRowWithLines): StoredOrder => ({
   header,
@@ -29,65 +24,111 @@ const toStored = ({ lines, ...header }: OrderRowWithLines): StoredOrder => ({
   )
 })
 
+/** A statement whose `WHERE` starts with the scope's rule, and the parameters that follow it. */
+type OwnedStatement<Row> = (scope: Scope, params: ReadonlyArray<unknown>) => ReturnType<PreparedStatement<Row>>
+
 export const layer = Layer.effect(
   OrderRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const prepared = yield* Prepared
 
-    const ownedBy = (alias: string, scope: Scope) =>
-      scope.client_id === null
-        ? sql`${sql(alias)}.site_id = ${scope.site_id}`
-        : sql`${sql(alias)}.site_id = ${scope.site_id} AND ${sql(alias)}.client_id = ${scope.client_id}`
+    // The scope's rule as two texts: a site's scope sees the rows of all its clients.
+    const owned = <Row extends object>(alias: string, text: (owner: string) => string): OwnedStatement<Row> => {
+      const ofSite = prepared.prepare<Row>(text(`${alias}.site_id = ?`))
+      const ofClient = prepared.prepare<Row>(text(`${alias}.site_id = ? AND ${alias}.client_id = ?`))
+      return (scope, params) =>
+        scope.client_id === null
+          ? ofSite([scope.site_id, ...params])
+          : ofClient([scope.site_id, scope.client_id, ...params])
+    }
 
-    const headerColumns = sql.literal(`o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
+    const headerColumns = `o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
       o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date,
-      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by`)
+      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by`
     const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped"
-    const linesColumn = sql.literal(`(SELECT ${
+    const linesColumn = `(SELECT ${
       sql.onDialectOrElse({
         pg: () => `CAST(json_agg(json_build_array(${lineValues}) ORDER BY l.line) AS TEXT)`,
         orElse: () => `json_group_array(json_array(${lineValues}) ORDER BY l.line)`
       })
-    } FROM order_lines l WHERE l.order_ref = o.id) AS lines`)
-    const joins = sql.literal(`LEFT JOIN customers c ON c.id = o.customer_id
-      LEFT JOIN carriers k ON k.id = o.carrier_id`)
+    } FROM order_lines l WHERE l.order_ref = o.id) AS lines`
+    const joins = `LEFT JOIN customers c ON c.id = o.customer_id
+      LEFT JOIN carriers k ON k.id = o.carrier_id`
+    const selectWithLines = `SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}`
+
+    const listWithLines = owned<OrderRowWithLines>("o", (owner) => `${selectWithLines} WHERE ${owner} ORDER BY o.id`)
+    const listHeaders = owned<OrderRowWithLines>(
+      "o",
+      (owner) => `SELECT ${headerColumns}, NULL AS lines FROM orders o ${joins} WHERE ${owner} ORDER BY o.id`
+    )
+    const findOrder = owned<OrderRowWithLines>("o", (owner) => `${selectWithLines} WHERE ${owner} AND o.order_id = ?`)
+    const insertOrder = prepared.prepare<{ id: number }>(`INSERT INTO orders
+      (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
+        created_at, created_by)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`)
+    // All the lines in one statement, whatever their number: as columns of arrays on PostgreSQL, as
+    // a JSON array of `[line, sku_id, qty]` on SQLite (whose `SELECT` needs a `WHERE` before
+    // `ON CONFLICT`, or it reads `ON` as a join's).
+    const insertLineRows = sql.onDialectOrElse({
+      pg: () => {
+        const statement = prepared.prepare<{ line: number }>(`INSERT INTO order_lines (order_ref, line, sku_id, qty)
+          SELECT CAST(? AS INTEGER), l.line, l.sku_id, l.qty
+          FROM unnest(CAST(? AS INTEGER[]), CAST(? AS TEXT[]), CAST(? AS INTEGER[])) AS l (line, sku_id, qty)
+          ON CONFLICT (order_ref, line) DO NOTHING RETURNING line`)
+        return (ref: number, lines: ReadonlyArray<OrderLineWrite>) =>
+          statement([ref, lines.map((line) => line.line), lines.map((line) => line.sku_id), lines.map((line) => line.qty)])
+      },
+      orElse: () => {
+        const statement = prepared.prepare<{ line: number }>(`INSERT INTO order_lines (order_ref, line, sku_id, qty)
+          SELECT ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
+          ON CONFLICT (order_ref, line) DO NOTHING RETURNING line`)
+        return (ref: number, lines: ReadonlyArray<OrderLineWrite>) =>
+          statement([ref, JSON.stringify(lines.map((line) => [line.line, line.sku_id, line.qty]))])
+      }
+    })
+    const customerVisible = owned<{ id: number }>(
+      "c",
+      (owner) => `SELECT c.id FROM customers c WHERE ${owner} AND c.id = ?`
+    )
+    const carrierVisible = prepared.prepare<{ id: number }>("SELECT id FROM carriers WHERE id = ? AND site_id = ?")
+    const skuIn = inTexts(sql, "s.sku_id")
+    const visibleSkus = owned<{ sku_id: string }>(
+      "s",
+      (owner) => `SELECT s.sku_id FROM skus s WHERE ${owner} AND ${skuIn.text}`
+    )
 
     return OrderRepository.of({
       list: (scope, withLines) =>
-        sql<OrderRowWithLines>`SELECT ${headerColumns}, ${withLines ? linesColumn : sql.literal("NULL AS lines")}
-          FROM orders o ${joins} WHERE ${ownedBy("o", scope)} ORDER BY o.id`.pipe(
+        (withLines ? listWithLines : listHeaders)(scope, []).pipe(
           Effect.map((rows) => rows.map(toStored)),
           Effect.orDie
         ),
       find: (scope, orderId) =>
-        sql<OrderRowWithLines>`SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}
-          WHERE ${ownedBy("o", scope)} AND o.order_id = ${orderId}`.pipe(
+        findOrder(scope, [orderId]).pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
           Effect.orDie
         ),
       findMany: (refs) =>
         Effect.forEach(chunked(refs, 5_000), (chunk) =>
-          sql<OrderRowWithLines>`SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}
-            WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`).pipe(
+          sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`).pipe(
           Effect.map((groups) => groups.flat().map(toStored)),
           Effect.orDie
         ),
       insert: (order) =>
-        sql<{ id: number }>`INSERT INTO orders ${
-          sql.insert({
-            site_id: order.owner.site_id,
-            client_id: order.owner.client_id,
-            order_id: order.order_id,
-            order_date: order.order_date,
-            status_id: order.status_id,
-            customer_id: order.customer_id,
-            ship_by_date: order.ship_by_date,
-            carrier_id: order.carrier_id,
-            ship_dock: order.ship_dock,
-            created_at: order.created_at,
-            created_by: order.created_by
-          })
-        } ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`.pipe(
+        insertOrder([
+          order.owner.site_id,
+          order.owner.client_id,
+          order.order_id,
+          order.order_date,
+          order.status_id,
+          order.customer_id,
+          order.ship_by_date,
+          order.carrier_id,
+          order.ship_dock,
+          order.created_at,
+          order.created_by
+        ]).pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.id)),
           Effect.orDie
         ),
@@ -116,16 +157,13 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       insertLines: (ref, lines) =>
-        Effect.gen(function*() {
-          const inserted = new Set<number>()
-          for (const chunk of chunks(lines)) {
-            const rows = yield* sql<{ line: number }>`INSERT INTO order_lines ${
-              sql.insert(chunk.map((line) => ({ order_ref: ref, line: line.line, sku_id: line.sku_id, qty: line.qty })))
-            } ON CONFLICT (order_ref, line) DO NOTHING RETURNING line`
-            for (const row of rows) inserted.add(row.line)
-          }
-          return lines.map((line) => line.line).filter((line) => !inserted.has(line))
-        }).pipe(Effect.orDie),
+        lines.length === 0 ? Effect.succeed([]) : insertLineRows(ref, lines).pipe(
+          Effect.map((rows) => {
+            const inserted = new Set(rows.map((row) => row.line))
+            return lines.map((line) => line.line).filter((line) => !inserted.has(line))
+          }),
+          Effect.orDie
+        ),
       updateLine: (ref, line) =>
         sql<{ line: number }>`UPDATE order_lines SET sku_id = ${line.sku_id}, qty = ${line.qty}
           WHERE order_ref = ${ref} AND line = ${line.line} RETURNING line`.pipe(
@@ -138,25 +176,20 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       customerVisible: (scope, customerId) =>
-        sql<{ id: number }>`SELECT c.id FROM customers c WHERE c.id = ${customerId} AND ${ownedBy("c", scope)}`.pipe(
+        customerVisible(scope, [customerId]).pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
       carrierVisible: (scope, carrierId) =>
-        sql<{ id: number }>`SELECT id FROM carriers WHERE id = ${carrierId} AND site_id = ${scope.site_id}`.pipe(
+        carrierVisible([carrierId, scope.site_id]).pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
       visibleSkus: (scope, skuIds) =>
-        Effect.gen(function*() {
-          const visible = new Set<string>()
-          for (const chunk of chunks(skuIds)) {
-            const rows = yield* sql<{ sku_id: string }>`SELECT s.sku_id FROM skus s
-              WHERE ${ownedBy("s", scope)} AND s.sku_id IN ${sql.in(chunk)}`
-            for (const row of rows) visible.add(row.sku_id)
-          }
-          return visible
-        }).pipe(Effect.orDie)
+        skuIds.length === 0 ? Effect.succeed(new Set<string>()) : visibleSkus(scope, [skuIn.bind(skuIds)]).pipe(
+          Effect.map((rows) => new Set(rows.map((row) => row.sku_id))),
+          Effect.orDie
+        )
     })
   })
 )

@@ -1,10 +1,12 @@
 /**
- * Sites and clients on @effect/sql.
+ * Sites and clients on @effect/sql. The lookups of `findTarget`, which resolves the `site` header of
+ * requests, are `Prepared` texts.
  */
 import { SqlClient } from "@effect/sql"
 import { Client, ClientId, Site, SiteId, SiteRepository } from "@wms/core"
 import type { ScopeTarget } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { Prepared } from "./Prepared.js"
 
 interface SiteRow {
   readonly site_id: string
@@ -32,15 +34,21 @@ export const layer = Layer.effect(
   SiteRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const prepared = yield* Prepared
 
     const claimKey = (id: string, kind: "site" | "client") =>
       sql<{ id: string }>`INSERT INTO scope_keys (id, kind) VALUES (${id}, ${kind})
         ON CONFLICT (id) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
 
+    const selectSite = prepared.prepare<SiteRow>("SELECT site_id, name, fulfillment FROM sites WHERE site_id = ?")
+    const selectClient = prepared.prepare<ClientRow & { site_name: string; fulfillment: number }>(
+      `SELECT c.client_id, c.site_id, c.name, s.name AS site_name, s.fulfillment
+      FROM clients c JOIN sites s ON s.site_id = c.site_id
+      WHERE c.client_id = ?`
+    )
+
     const findSite = (siteId: string) =>
-      sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites WHERE site_id = ${siteId}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSite))
-      )
+      selectSite([siteId]).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSite)))
 
     const targets = new Map<string, ScopeTarget>()
 
@@ -58,10 +66,7 @@ export const layer = Layer.effect(
       Effect.gen(function*() {
         const site = yield* findSite(id)
         if (Option.isSome(site)) return Option.some<ScopeTarget>({ _tag: "Site", site: site.value })
-        const rows = yield* sql<ClientRow & { site_name: string; fulfillment: number }>`
-          SELECT c.client_id, c.site_id, c.name, s.name AS site_name, s.fulfillment
-          FROM clients c JOIN sites s ON s.site_id = c.site_id
-          WHERE c.client_id = ${id}`
+        const rows = yield* selectClient([id])
         return Option.map(Option.fromNullable(rows[0]), (row): ScopeTarget => ({
           _tag: "Client",
           client: toClient(row),

@@ -1,9 +1,11 @@
 /**
- * Users on @effect/sql.
+ * Users on @effect/sql. `findById`, which checks the session of every request (cached for a few
+ * seconds), is a `Prepared` text.
  */
 import { SqlClient } from "@effect/sql"
 import { ClientId, SiteId, User, UserId, UserRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { Prepared } from "./Prepared.js"
 import { lockClause } from "./SqlMasterData.js"
 
 interface UserRow {
@@ -39,6 +41,7 @@ export const layer = Layer.effect(
   UserRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const findById = (yield* Prepared).prepare<UserRow>("SELECT * FROM users WHERE user_id = ?")
 
     return UserRepository.of({
       list: (siteId) =>
@@ -53,8 +56,7 @@ export const layer = Layer.effect(
       ),
       findByEmail: (email) =>
         sql<UserRow>`SELECT * FROM users WHERE email = ${email}`.pipe(Effect.map(withCredentials), Effect.orDie),
-      findById: (userId) =>
-        sql<UserRow>`SELECT * FROM users WHERE user_id = ${userId}`.pipe(Effect.map(withCredentials), Effect.orDie),
+      findById: (userId) => findById([userId]).pipe(Effect.map(withCredentials), Effect.orDie),
       insert: ({ passwordHash, tokenVersion, user }) =>
         sql<{ user_id: string }>`INSERT INTO users
             (user_id, email, password_hash, name, admin, site_id, client_id, active, token_version)

@@ -1,6 +1,7 @@
 /**
  * Dialect-neutral repositories of the warehouse engine on @effect/sql. A store package provides
- * the `SqlClient`, runs `migrations` with its dialect's migrator and supplies the `Transactor`.
+ * the `SqlClient` and `Prepared` statements on it, runs `migrations` with its dialect's migrator
+ * and supplies the `Transactor`.
  */
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
@@ -23,7 +24,7 @@ import * as SqlWaveRepository from "./SqlWaveRepository.js"
 export { migrations } from "./Migrations.js"
 export * as Prepared from "./Prepared.js"
 
-/** Every repository port of the core, on the `SqlClient` in context. */
+/** Every repository port of the core, on the `SqlClient` and `Prepared` in context. */
 export const repositories = Layer.mergeAll(
   SqlSiteRepository.layer,
   SqlInventoryRepository.layer,

@@ -1,7 +1,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
 import {
   Client,
   ClientId,
+  OrderRepository,
+  type Scope,
   SettingRepository,
   Site,
   SiteId,
@@ -19,6 +22,12 @@ import { onBothStores } from "../../../testing/databases.js"
 const stores = onBothStores((db) => db.kind === "sqlite" ? SqliteStore.layer(db) : PgStore.layer(db))
 
 const site = (id: string, fulfillment = false) => new Site({ site_id: SiteId.make(id), name: `Site ${id}`, fulfillment })
+
+const scopeOf = (siteId: string, clientId: string | null): Scope => ({
+  site_id: SiteId.make(siteId),
+  fulfillment: true,
+  client_id: clientId === null ? null : ClientId.make(clientId)
+})
 
 for (const [label, store] of stores) {
   layer(store, { timeout: 60_000 })(`repository contract on ${label}`, (it) => {
@@ -82,6 +91,91 @@ for (const [label, store] of stores) {
         assert.isFalse(yield* repo.update({ ...changed, user: new User({ ...changed.user, email: "a@example.com" }) }))
         yield* repo.remove(admin.userId)
         assert.isTrue(Option.isNone(yield* repo.findById(admin.userId)))
+      }))
+
+    it.effect("writes and reads orders by scope, with the values' own types and taken lines left out", () =>
+      Effect.gen(function*() {
+        const sites = yield* SiteRepository
+        const orders = yield* OrderRepository
+        const sql = yield* SqlClient.SqlClient
+        yield* sites.insertSite(site("os", true))
+        for (const id of ["oc1", "oc2"]) {
+          yield* sites.insertClient(new Client({ client_id: ClientId.make(id), site_id: SiteId.make("os"), name: id }))
+        }
+        const [customer] = yield* sql<{ id: number }>`INSERT INTO customers (site_id, client_id, name, town)
+          VALUES ('os', 'oc1', 'Customer', 'Town') RETURNING id`
+        const [carrier] = yield* sql<{ id: number }>`INSERT INTO carriers (site_id, name)
+          VALUES ('os', 'Carrier') RETURNING id`
+        for (const [sku, client] of [["A", "oc1"], ["B", "oc1"], ["C", "oc2"]]) {
+          yield* sql`INSERT INTO skus (site_id, sku_id, client_id, description, expiry_sku, obsolete, new, pick_method)
+            VALUES ('os', ${sku}, ${client}, ${sku}, 0, 0, 0, 1)`
+        }
+        const [site_, client1, client2] = [scopeOf("os", null), scopeOf("os", "oc1"), scopeOf("os", "oc2")]
+
+        const order = {
+          owner: { site_id: SiteId.make("os"), client_id: ClientId.make("oc1") },
+          order_id: "O-1",
+          status_id: 10,
+          created_at: "2030-01-01T00:00:00.000Z",
+          created_by: "u1",
+          customer_id: customer.id,
+          order_date: "2030-01-02",
+          ship_by_date: null,
+          carrier_id: carrier.id,
+          ship_dock: null
+        }
+        const ref = Option.getOrThrow(yield* orders.insert(order))
+        assert.strictEqual(typeof ref, "number")
+        assert.isTrue(Option.isNone(yield* orders.insert(order)))
+        assert.deepStrictEqual(yield* orders.insertLines(ref, []), [])
+        assert.deepStrictEqual(
+          yield* orders.insertLines(ref, [{ line: 1, sku_id: "A", qty: 3 }, { line: 2, sku_id: "B", qty: 1 }]),
+          []
+        )
+        assert.deepStrictEqual(
+          yield* orders.insertLines(ref, [{ line: 3, sku_id: "A", qty: 5 }, { line: 2, sku_id: "A", qty: 7 }]),
+          [2]
+        )
+
+        const header = {
+          ref,
+          order_id: "O-1",
+          client_id: "oc1",
+          order_date: "2030-01-02",
+          status_id: 10,
+          customer_id: customer.id,
+          customer_name: "Customer",
+          customer_town: "Town",
+          ship_by_date: null,
+          carrier_name: "Carrier",
+          ship_dock: null,
+          created_at: "2030-01-01T00:00:00.000Z",
+          created_by: "u1"
+        }
+        const stored = {
+          header,
+          lines: [
+            { line: 1, sku_id: "A", qty: 3, qty_picked: 0, qty_shipped: 0 },
+            { line: 2, sku_id: "B", qty: 1, qty_picked: 0, qty_shipped: 0 },
+            { line: 3, sku_id: "A", qty: 5, qty_picked: 0, qty_shipped: 0 }
+          ]
+        }
+        assert.deepStrictEqual(Option.getOrThrow(yield* orders.find(site_, "O-1")), stored)
+        assert.deepStrictEqual(Option.getOrThrow(yield* orders.find(client1, "O-1")), stored)
+        assert.isTrue(Option.isNone(yield* orders.find(client2, "O-1")))
+        assert.isTrue(Option.isNone(yield* orders.find(site_, "O-2")))
+        assert.deepStrictEqual(yield* orders.list(site_, true), [stored])
+        assert.deepStrictEqual(yield* orders.list(client1, false), [{ header, lines: [] }])
+        assert.deepStrictEqual(yield* orders.list(client2, true), [])
+
+        assert.deepStrictEqual(yield* orders.visibleSkus(site_, ["A", "C", "Z"]), new Set(["A", "C"]))
+        assert.deepStrictEqual(yield* orders.visibleSkus(client1, ["A", "B", "C"]), new Set(["A", "B"]))
+        assert.deepStrictEqual(yield* orders.visibleSkus(client1, []), new Set())
+        assert.isTrue(yield* orders.customerVisible(site_, customer.id))
+        assert.isTrue(yield* orders.customerVisible(client1, customer.id))
+        assert.isFalse(yield* orders.customerVisible(client2, customer.id))
+        assert.isTrue(yield* orders.carrierVisible(client2, carrier.id))
+        assert.isFalse(yield* orders.carrierVisible(scopeOf("s1", null), carrier.id))
       }))
 
     it.effect("keeps the first value of a setting", () =>

@@ -51,8 +51,11 @@ const sentAsBuilt = <A, I>(schema: Schema.Schema<A, I>) => {
   return Schema.declare([], {
     decode: () => (input) => ParseResult.decodeUnknown(schema)(input),
     encode: () => (output) => ParseResult.succeed(output as I)
-  }, { jsonSchema })
+  }, { jsonSchema, [SentAsBuilt]: true })
 }
+
+/** Marks a response schema whose encoding leaves the value as it is: the hot routes' front skips it. */
+export const SentAsBuilt: unique symbol = Symbol.for("@wms/http/SentAsBuilt")
 
 const linesRule = "Lines may be added, changed or deleted only while the order is Released (14); otherwise 409."
 
