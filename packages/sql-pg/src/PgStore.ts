@@ -3,9 +3,11 @@
  * core's ports.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { migrations, Prepared, repositories } from "@wms/sql"
-import { Layer, Redacted } from "effect"
+import { PgMigrator } from "@effect/sql-pg"
+import { migrations, repositories } from "@wms/sql"
+import { Layer } from "effect"
+import * as PgPool from "./PgPool.js"
+import * as PgPrepared from "./PgPrepared.js"
 import * as PgTransactor from "./PgTransactor.js"
 
 export interface PgStoreOptions {
@@ -24,11 +26,9 @@ const migrator = PgMigrator.layer({ loader: PgMigrator.fromRecord(migrations) })
  * call builds its own layers: two stores in one process never share a repository.
  */
 export const layer = (options: PgStoreOptions) =>
-  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer).pipe(Layer.provide(Prepared.fromSqlClient))).pipe(
+  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer).pipe(Layer.provide(PgPrepared.layer))).pipe(
     Layer.provideMerge(Layer.fresh(migrator)),
-    Layer.provideMerge(PgClient.layer({
-      url: Redacted.make(options.url),
-      maxConnections: options.maxConnections ?? 10
-    })),
+    Layer.provideMerge(Layer.fresh(PgPool.client)),
+    Layer.provide(PgPool.layer({ url: options.url, maxConnections: options.maxConnections ?? 10 })),
     Layer.orDie
   )

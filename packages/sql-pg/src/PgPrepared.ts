@@ -1,0 +1,53 @@
+/**
+ * Prepared statements on PostgreSQL as named `pg` queries: pg parses a name's text once per
+ * connection and then only binds and executes it. Outside a transaction a statement runs on the
+ * pool; inside one, on the transaction's client.
+ */
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Prepared } from "@wms/sql"
+import { Context, Effect, Layer } from "effect"
+import type * as Pg from "pg"
+import { PgPool } from "./PgPool.js"
+import { failure, PgReservedConnection } from "./PgReservedConnection.js"
+
+const onPool = <Row>(pool: Pg.Pool, config: Pg.QueryConfig) =>
+  Effect.async<ReadonlyArray<Row>, SqlError.SqlError>((resume) => {
+    pool.query(config, (error: Error | undefined, result: Pg.QueryResult) => {
+      resume(error ? Effect.fail(failure(error)) : Effect.succeed(result.rows))
+    })
+  })
+
+// One name per distinct text, the same on every pool of the process, so that two layers on one
+// pool never clash: pg refuses a name it has prepared on a connection for another text.
+const names = new Map<string, string>()
+
+const nameOf = (text: string) => {
+  let name = names.get(text)
+  if (name === undefined) {
+    name = `wms_${names.size}`
+    names.set(text, name)
+  }
+  return name
+}
+
+export const layer = Layer.effect(
+  Prepared.Prepared,
+  Effect.map(PgPool, (pool) =>
+    Prepared.Prepared.of({
+      prepare: <Row extends object>(text: string): Prepared.PreparedStatement<Row> => {
+        const name = nameOf(text)
+        const numbered = Prepared.numberPlaceholders(text)
+        return (params) =>
+          Effect.contextWithEffect((context) => {
+            const config = { name, text: numbered, values: params as Array<unknown> }
+            const open = Context.getOption(context, SqlClient.TransactionConnection)
+            if (open._tag === "None") return onPool<Row>(pool, config)
+            const [conn] = open.value
+            // A transaction opened by `sql.withTransaction` holds @effect/sql-pg's connection,
+            // whose client is not reachable: the statement runs there unnamed.
+            const rows = conn instanceof PgReservedConnection ? conn.rows(config) : conn.execute(numbered, params, undefined)
+            return rows as Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+          })
+      }
+    }))
+)
