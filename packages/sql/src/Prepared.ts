@@ -7,8 +7,8 @@
  * runs on the transaction's connection, like any `sql` template; outside, it never sees another
  * transaction's writes half done. It opens no span.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
+import type { SqlError } from "@effect/sql"
+import { Context, type Effect } from "effect"
 
 /** A prepared statement: its rows (none for a write without `RETURNING`) for the given parameters. */
 export type PreparedStatement<Row> = (params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
@@ -22,18 +22,3 @@ export const numberPlaceholders = (text: string): string => {
   let index = 0
   return text.replace(/\?/g, () => `$${++index}`)
 }
-
-/**
- * Prepared statements on any `SqlClient`, through `sql.unsafe`: what a store without a faster way
- * of its own provides.
- */
-export const fromSqlClient = Layer.effect(
-  Prepared,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    Prepared.of({
-      prepare: <Row extends object>(text: string): PreparedStatement<Row> => {
-        const dialectText = sql.onDialectOrElse({ pg: () => numberPlaceholders(text), orElse: () => text })
-        return (params) => sql.unsafe<Row>(dialectText, params)
-      }
-    }))
-)
