@@ -35,12 +35,9 @@ interface Input {
   urlParams?: unknown
 }
 
-interface Route {
-  readonly method: "GET" | "POST"
-  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly handle: (input: any) => Effect.Effect<unknown, unknown, CurrentActor>
-}
+/** A route's handler, given what the endpoint's schemas decoded. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Handle = (input: any) => Effect.Effect<unknown, unknown, CurrentActor>
 
 // A path segment the router takes as it is: nothing it would decode (`%`) or cut at (`;`, `#`),
 // within its 100-character limit on parameters.
@@ -132,13 +129,9 @@ export const make = (options: AccessLogOptions) =>
     const actor = actorOf(yield* Tokens, yield* Administration)
     const handlers = hotOrderHandlers(yield* Orders)
     const endpoints = WarehouseApi.groups.orders.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
-    const listOrders: Route = { method: "GET", endpoint: endpoints.listOrders, handle: handlers.listOrders }
-    const createOrder: Route = { method: "POST", endpoint: endpoints.createOrder, handle: handlers.createOrder }
-    const getOrder: Route = { method: "GET", endpoint: endpoints.getOrder, handle: handlers.getOrder }
 
-    /** The steps of the platform's handler for `route`: security, path, payload, query, handler, encoding. */
-    const compile = (route: Route) => {
-      const { endpoint } = route
+    /** The steps of the platform's handler of `endpoint`: security, path, payload, query, handler, encoding. */
+    const compile = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, handle: Handle) => {
       const decodePath = decoder(endpoint.pathSchema)
       const decodePayload = decoder(endpoint.payloadSchema)
       // The platform wraps a lone value in an array where the schema wants more than a string; the
@@ -169,16 +162,16 @@ export const make = (options: AccessLogOptions) =>
               if (decodeUrlParams !== undefined) {
                 steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
               }
-              return Effect.flatMap(steps, (decoded) => Effect.provideService(route.handle(decoded), CurrentActor, caller))
+              return Effect.flatMap(steps, (decoded) => Effect.provideService(handle(decoded), CurrentActor, caller))
             }),
             Effect.flatMap(encodeSuccess),
             Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
           ) as Effect.Effect<unknown, unknown>
     }
     const run = {
-      listOrders: compile(listOrders),
-      createOrder: compile(createOrder),
-      getOrder: compile(getOrder)
+      listOrders: compile(endpoints.listOrders, handlers.listOrders),
+      createOrder: compile(endpoints.createOrder, handlers.createOrder),
+      getOrder: compile(endpoints.getOrder, handlers.getOrder)
     }
     const runCallback = Runtime.runCallback(runtime)
 
