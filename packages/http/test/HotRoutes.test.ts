@@ -149,7 +149,11 @@ const orderId = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 4 })
 )
 
+// The ids of the orders the generated bodies create.
+const poolIds = Array.from({ length: 30 }, (_, i) => `SO-${i + 1}`)
+
 const pathSegment = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...poolIds) },
   orderId.map(encodeURIComponent),
   fc.constantFrom("SO-1", "SO%2D1", "SO-1;x=1", "a%", "%E0%A4%A", "%00", "%2F", "SO-1%20", ".", "..", "~", "*", "")
 )
@@ -169,7 +173,7 @@ const line = fc.record({
   line: fc.constantFrom(1, 2, 0, "x")
 }, { requiredKeys: ["sku_id", "qty"] })
 
-const order = fc.record({
+const hostileOrder = fc.record({
   order_id: fc.oneof(fc.constantFrom(...orderIds.slice(0, 4)), fc.string({ maxLength: 6 }), fc.constant(7)),
   customer_id: fc.constantFrom(1, 2, null, "1", 2147483648),
   carrier_id: fc.constantFrom(1, 9, null),
@@ -179,8 +183,20 @@ const order = fc.record({
   lines: fc.oneof(fc.array(line, { maxLength: 3 }), fc.constant("x"))
 }, { requiredKeys: [] })
 
+// Orders the server takes, from the pool of ids: creations, then 409s for the ids taken, and
+// orders for the reads to find.
+const validOrder = fc.record({
+  order_id: fc.constantFrom(...poolIds),
+  customer_id: fc.constantFrom(1, null),
+  carrier_id: fc.constantFrom(1, null),
+  order_date: fc.constantFrom("2026-01-31", null),
+  ship_dock: fc.constantFrom("D1", ""),
+  lines: fc.array(fc.record({ sku_id: fc.constantFrom("SKU-1", "SKU-2"), qty: fc.integer({ min: 1, max: 9 }) }), { maxLength: 3 })
+}, { requiredKeys: ["order_id"] })
+
 const body = fc.oneof(
-  { weight: 6, arbitrary: order.map((value) => JSON.stringify(value)) },
+  { weight: 6, arbitrary: validOrder.map((value) => JSON.stringify(value)) },
+  { weight: 4, arbitrary: hostileOrder.map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.json() },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
   {
@@ -189,15 +205,26 @@ const body = fc.oneof(
   }
 )
 
-const authorization = fc.constantFrom<Request["authorization"]>(
-  (token) => `Bearer ${token}`,
-  (token) => `bearer ${token}`,
-  (token) => `Bearer   ${token}  `,
-  (token) => token,
-  (token) => `Bearer ${token}x`,
-  () => "Bearer ",
-  () => "Bearer not-a-token",
-  undefined
+// Mostly a caller that passes the checks, so that the routes' own work is compared too.
+const authorization = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Request["authorization"]>((token) => `Bearer ${token}`) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<Request["authorization"]>(
+      (token) => `bearer ${token}`,
+      (token) => `Bearer   ${token}  `,
+      (token) => token,
+      (token) => `Bearer ${token}x`,
+      () => "Bearer ",
+      () => "Bearer not-a-token",
+      undefined
+    )
+  }
+)
+
+const site = fc.oneof(
+  { weight: 4, arbitrary: fc.constant("main") },
+  { weight: 1, arbitrary: fc.constantFrom(" main ", "", "elsewhere", undefined) }
 )
 
 const request: fc.Arbitrary<Request> = fc.record({
@@ -205,11 +232,16 @@ const request: fc.Arbitrary<Request> = fc.record({
   segment: pathSegment,
   query: fc.option(query, { nil: undefined }),
   authorization,
-  site: fc.constantFrom("main", "main", " main ", "", "elsewhere", undefined),
+  site,
   requestId: fc.constantFrom(undefined, "req-1", "not a plain id", "x".repeat(129)),
-  contentType: fc.constantFrom(
-    "application/json", "application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain",
-    "application/x-www-form-urlencoded", undefined
+  contentType: fc.oneof(
+    { weight: 4, arbitrary: fc.constant("application/json") },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "application/x-www-form-urlencoded", undefined
+      )
+    }
   ),
   body
 }).map(({ route, segment, query, authorization, site, requestId, contentType, body }): Request => ({
