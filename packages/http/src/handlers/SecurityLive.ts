@@ -17,8 +17,8 @@ const principalOf = (tokens: Tokens["Type"], token: Redacted.Redacted<string>) =
 
 /**
  * The caller of a request from its headers: the bearer token (401), then the `site` header (403).
- * `authorization` is the header's value after `Bearer ` (the first 7 characters, as the platform's
- * bearer security cuts them). Shared with the node:http front of the hot routes (`HotRoutes`).
+ * `token` is the `authorization` header's value after its first 7 characters (`Bearer `), as the
+ * platform's bearer security cuts it. Shared with the node:http front of the hot routes (`HotRoutes`).
  */
 export const actorOf = (tokens: Tokens["Type"], administration: Administration) =>
 (
