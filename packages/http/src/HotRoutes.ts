@@ -10,14 +10,13 @@
  * over 100 characters), a query with escapes, a body that is not JSON.
  */
 import { HttpApiError, type HttpApiEndpoint } from "@effect/platform"
-import { Administration, InvalidInput, Orders } from "@wms/core"
+import { type Actor, Administration, InvalidInput, Orders } from "@wms/core"
 import { Effect, Exit, Option, ParseResult, Redacted, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "./AccessLog.js"
 import { WarehouseApi } from "./Api.js"
 import { PayloadTooLarge } from "./api/Errors.js"
 import { SentAsBuilt } from "./api/OrdersApi.js"
-import { CurrentActor } from "./api/Security.js"
 import { maxBodyBytes } from "./BodyLimit.js"
 import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "./ErrorResponses.js"
 import { hotOrderHandlers } from "./handlers/OrdersHandlers.js"
@@ -35,9 +34,9 @@ interface Input {
   urlParams?: unknown
 }
 
-/** A route's handler, given what the endpoint's schemas decoded. */
+/** A route's handler, given the caller and what the endpoint's schemas decoded. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Handle = (input: any) => Effect.Effect<unknown, unknown, CurrentActor>
+type Handle = (actor: Actor, input: any) => Effect.Effect<unknown, unknown>
 
 // A path segment the router takes as it is: nothing it would decode (`%`) or cut at (`;`, `#`),
 // within its 100-character limit on parameters.
@@ -162,7 +161,7 @@ export const make = (options: AccessLogOptions) =>
               if (decodeUrlParams !== undefined) {
                 steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
               }
-              return Effect.flatMap(steps, (decoded) => Effect.provideService(handle(decoded), CurrentActor, caller))
+              return Effect.flatMap(steps, (decoded) => handle(caller, decoded))
             }),
             Effect.flatMap(encodeSuccess),
             Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
