@@ -67,6 +67,22 @@ layer(store, { timeout: 60_000 })("the SQLite transactor", (it) => {
       assert.deepStrictEqual(yield* of("interrupted"), ["next"])
     }))
 
+  it.effect("gives the fiber its context back after a transaction, whatever its end", () =>
+    Effect.gen(function*() {
+      const { add, of } = yield* notes
+      const { atomically } = yield* Transactor
+      const inTransaction = Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), (open) => open._tag === "Some")
+      assert.isTrue(yield* atomically(inTransaction))
+      assert.isFalse(yield* inTransaction)
+      yield* Effect.ignore(atomically(Effect.zipRight(inTransaction, Effect.fail("no"))))
+      assert.isFalse(yield* inTransaction)
+      yield* Effect.exit(atomically(Effect.die("boom")))
+      assert.isFalse(yield* inTransaction)
+      // A statement after the transaction runs on its own, not in a transaction left behind.
+      yield* add("after", "written")
+      assert.deepStrictEqual(yield* of("after"), ["written"])
+    }))
+
   it.effect("runs two fibers' transactions one after the other", () =>
     Effect.gen(function*() {
       const { add, of } = yield* notes
