@@ -8,7 +8,7 @@ import { WarehouseApi } from "../Api.js"
  * The handlers of the three hottest routes, also run by their node:http front (`HotRoutes`), so
  * both ways of serving them answer alike. They take the caller as an argument: the front has it
  * at hand, and providing it as `CurrentActor` (`Effect.provideService`) cost the front about a
- * quarter of a `GET /orders/:id`.
+ * fifth of a `GET /orders/:id`.
  */
 export const hotOrderHandlers = (orders: Orders) => ({
   listOrders: (actor: Actor, { urlParams }: { readonly urlParams: ListWindow & { readonly lines?: string | undefined } }) =>
