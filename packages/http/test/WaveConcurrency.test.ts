@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SqliteStore } from "@wms/sql-sqlite"
 import { Effect, Layer, Redacted } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
@@ -51,7 +51,7 @@ const allowed: Record<string, ReadonlyArray<number>> = {
 const storeSql = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
   database.kind === "pg"
     ? Layer.orDie(PgClient.layer({ url: Redacted.make(database.url), maxConnections: 2 }))
-    : Layer.orDie(SqliteClient.layer({ filename: database.filename }))
+    : SqliteStore.layer({ filename: database.filename })
 
 /** The invariants of the allocation, read from the database; each violation as one line. */
 const violations = (availableAtStart: ReadonlyMap<number, number>) =>
