@@ -48,7 +48,7 @@ await esbuild.build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   external: ["better-sqlite3", "pg-native"],
   // The CommonJS packages inside (pg, ws, …) require Node's built-ins; an ES module has no `require`.
   banner: { js: `import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);` },
