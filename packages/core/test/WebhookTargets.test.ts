@@ -158,7 +158,10 @@ describe("webhook targets", () => {
       urlRefusal("http://169.254.169.254/latest/meta-data/", true),
       "http://169.254.169.254/latest/meta-data/ targets a cloud metadata address, not a public one"
     )
-    assert.strictEqual(urlRefusal("http://[fd00::1]/", false), "http://[fd00::1]/ targets a unique-local address, not a public one")
+    assert.strictEqual(
+      urlRefusal("http://[fd00::1]/", false),
+      "http://[fd00::1]/ targets a unique-local address, not a public one"
+    )
     assert.isUndefined(urlRefusal("http://localhost:5432/", true))
     assert.isUndefined(urlRefusal("https://example.com/hook", false))
   })
@@ -174,7 +177,8 @@ describe("webhook targets", () => {
     for (const text of ["localhost", "1.2.3", "1.2.3.4.5", "01.2.3.4", "256.1.1.1", "1.2.3.-4", "0x7f.0.0.1", ""]) {
       assert.isUndefined(addressKind(text), text)
     }
-    for (const text of ["1:2:3:4:5:6:7:8:9", "1::2::3", ":1::", "1:2:3:4:5:6:7:8::", "::ffff:1.2.3.4.5", "1.2.3.4::", "12345::", "g::"]) {
+    const notIpv6 = ["1:2:3:4:5:6:7:8:9", "1::2::3", ":1::", "1:2:3:4:5:6:7:8::", "::ffff:1.2.3.4.5", "1.2.3.4::"]
+    for (const text of [...notIpv6, "12345::", "g::"]) {
       assert.isUndefined(addressKind(text), text)
     }
   })
@@ -207,7 +211,10 @@ describe("webhook targets", () => {
       const check = yield* webhookTargetCheck
       const refused = yield* Effect.flip(check("http://[::1]:9/"))
       assert.instanceOf(refused, InvalidInput)
-      assert.strictEqual(refused.message, "Invalid field url: http://[::1]:9/ targets a loopback address, not a public one")
+      assert.strictEqual(
+        refused.message,
+        "Invalid field url: http://[::1]:9/ targets a loopback address, not a public one"
+      )
       yield* check("https://example.com/hook")
       const allowing = yield* Effect.provideService(webhookTargetCheck, AllowPrivateWebhookTargets, true)
       yield* allowing("http://[::1]:9/")

@@ -17,8 +17,8 @@ import {
   afterAttempt,
   AllowPrivateWebhookTargets,
   type ClaimedDelivery,
-  eventPayload,
   describeKind,
+  eventPayload,
   EventSubscriptions,
   isRefused,
   isSuccessStatus,
@@ -73,24 +73,25 @@ const familyOf = (family: number | "IPv4" | "IPv6" | undefined): number =>
  * The lookup of the worker's connections: resolves the host, refuses it when any of its addresses
  * is refused, and hands the connection the very addresses it checked.
  */
-const checkedLookup = (resolve: Resolve, allowPrivate: boolean): LookupFunction => (hostname, options, callback) => {
-  resolve(hostname).then((addresses) => {
-    for (const { address } of addresses) {
-      const kind = addressKind(address)
-      if (kind === undefined || isRefused(kind, allowPrivate)) {
-        const what = kind === undefined ? "not an IP address" : describeKind(kind)
-        return callback(new RefusedTarget(`Refused: ${hostname} resolves to ${address}, ${what}`), "")
+export const checkedLookup = (resolve: Resolve, allowPrivate: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    resolve(hostname).then((addresses) => {
+      for (const { address } of addresses) {
+        const kind = addressKind(address)
+        if (kind === undefined || isRefused(kind, allowPrivate)) {
+          const what = kind === undefined ? "not an IP address" : describeKind(kind)
+          return callback(new RefusedTarget(`Refused: ${hostname} resolves to ${address}, ${what}`), "")
+        }
       }
-    }
-    const family = familyOf(options.family)
-    const usable = addresses.filter((address) => family === 0 || address.family === family)
-    if (usable.length === 0) {
-      return callback(Object.assign(new Error(`No address of ${hostname}`), { code: "ENOTFOUND" }), "")
-    }
-    if (options.all === true) callback(null, [...usable])
-    else callback(null, usable[0].address, usable[0].family)
-  }, (error: NodeJS.ErrnoException) => callback(error, ""))
-}
+      const family = familyOf(options.family)
+      const usable = addresses.filter((address) => family === 0 || address.family === family)
+      if (usable.length === 0) {
+        return callback(Object.assign(new Error(`No address of ${hostname}`), { code: "ENOTFOUND" }), "")
+      }
+      if (options.all === true) callback(null, [...usable])
+      else callback(null, usable[0].address, usable[0].family)
+    }, (error: NodeJS.ErrnoException) => callback(error, ""))
+  }
 
 /** `webhook-signature` of the Standard Webhooks scheme: HMAC-SHA256 keyed with the secret's UTF-8 bytes. */
 export const signature = (secret: string, id: string, timestampSeconds: number, body: string): string =>
@@ -137,8 +138,8 @@ const run = Effect.gen(function*() {
   const wake = yield* Queue.sliding<void>(1)
 
   const post = (delivery: ClaimedDelivery, body: string, timestampSeconds: number): Effect.Effect<Outcome> => {
-    // An address in the URL is connected to without a lookup: it is checked here, with the names
-    // refused whatever they resolve to.
+    // Node connects to an address in the URL without a lookup, so the host is checked here first
+    // (`localhost` and the metadata names too, whatever they resolve to).
     const refusal = urlRefusal(delivery.url, allowPrivate)
     if (refusal !== undefined) return Effect.succeed({ statusCode: null, error: `Refused: ${refusal}` })
     const id = webhookId(delivery.event.id)
