@@ -12,6 +12,7 @@ import type { ListWindow } from "./MasterData.js"
 import { type Actor, canSee, ownerOf } from "./Tenancy.js"
 import { Transactor } from "./Transactor.js"
 import { WebhookRepository } from "./WebhookRepository.js"
+import { webhookTargetCheck } from "./WebhookTargets.js"
 
 /** A webhook as the API shows it; `client_id` (extension) is set for a client's webhook. */
 export const Webhook = Schema.Struct({
@@ -98,6 +99,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("@wms/core/Webhooks", {
   effect: Effect.gen(function*() {
     const repository = yield* WebhookRepository
     const { atomically } = yield* Transactor
+    const checkTarget = yield* webhookTargetCheck
 
     const show = (webhook: StoredWebhook, timeZone: string): Webhook => ({
       ...webhook,
@@ -120,11 +122,13 @@ export class Webhooks extends Effect.Service<Webhooks>()("@wms/core/Webhooks", {
     })
 
     const create = Effect.fnUntraced(function*(actor: Actor, input: WebhookInput) {
+      yield* checkTarget(input.url)
       const createdAt = new Date(yield* Effect.clockWith((clock) => clock.currentTimeMillis)).toISOString()
       return yield* repository.insert(ownerOf(actor.scope), { ...input, secret: input.secret || null }, createdAt)
     }, atomically)
 
     const update = Effect.fnUntraced(function*(actor: Actor, id: number, input: WebhookInput) {
+      yield* checkTarget(input.url)
       yield* visible(actor, id)
       if (!(yield* repository.update(id, { ...input, secret: input.secret || null }))) return yield* notFound
     }, atomically)

@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Carriers, Inventory, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
+import { Administration, AllowPrivateWebhookTargets, Carriers, Inventory, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -17,6 +17,12 @@ export interface WarehouseOptions {
    * hash and login costs about 2^(cost − 17) · 0.35 s of CPU on a thread of libuv's pool.
    */
   readonly passwordHashCost?: number
+  /**
+   * Lets webhooks target loopback, private, link-local and other internal addresses (default
+   * false), for development and tests; cloud metadata stays refused. The webhook worker run beside
+   * these services (`WebhookWorker.layer`) follows the same switch.
+   */
+  readonly allowPrivateWebhookTargets?: boolean
 }
 
 /** Every service of the warehouse, on the ports of a store; a service using another comes after it. */
@@ -46,7 +52,8 @@ export const layer = (options: WarehouseOptions) =>
   Layer.fresh(services).pipe(
     Layer.provideMerge(Layer.mergeAll(
       NodePasswordHasher.layerWithCost(options.passwordHashCost ?? NodePasswordHasher.defaultCost),
-      Layer.succeed(TimeZone, options.timeZone ?? "UTC")
+      Layer.succeed(TimeZone, options.timeZone ?? "UTC"),
+      Layer.succeed(AllowPrivateWebhookTargets, options.allowPrivateWebhookTargets ?? false)
     )),
     Layer.provideMerge(Store.fromUrl(options.database))
   )
