@@ -11,7 +11,7 @@ import {
 } from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { Context, Effect, Layer, Option } from "effect"
-import { siteActor } from "./Actors.js"
+import { failure, siteActor } from "./Fixtures.js"
 
 type Repository = Context.Tag.Service<OrderRepository>
 
@@ -64,9 +64,6 @@ const withOrders = <A, E>(
 ) => Effect.flatMap(Orders, f).pipe(Effect.provide(ordersOn(log, repository, waves)))
 
 const newOrder = (fields: Partial<NewOrder> = {}): NewOrder => ({ order_id: "SO-1", ...fields })
-
-const failure = <A, E extends { readonly _tag: string; readonly message: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.flip(effect), (error) => [error._tag, error.message])
 
 describe("Orders", () => {
   it.effect("create checks customer, carrier and SKUs, then inserts a Released order of the scope and its lines", () => {

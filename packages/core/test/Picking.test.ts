@@ -13,7 +13,7 @@ import {
 } from "@wms/core"
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Layer, Option } from "effect"
-import { siteActor } from "./Actors.js"
+import { failure, siteActor } from "./Fixtures.js"
 
 const createdAt = "1970-01-01T00:00:00.000Z"
 
@@ -110,9 +110,6 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
     ])))
   )
 }
-
-const failure = <A, E extends { readonly _tag: string; readonly message: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.flip(effect), (error) => [error._tag, error.message])
 
 const entry = (transaction_type: string, qty: number, to: string, notes: string) => ({
   site_id: "main",

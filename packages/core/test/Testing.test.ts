@@ -14,7 +14,7 @@ import {
   testTransactor
 } from "@wms/core/testing"
 import { Cause, Effect, Exit, FastCheck as fc, Option } from "effect"
-import { siteActor } from "./Actors.js"
+import { siteActor } from "./Fixtures.js"
 
 const siteScope = siteActor.scope
 

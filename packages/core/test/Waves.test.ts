@@ -16,7 +16,7 @@ import {
 } from "@wms/core"
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Layer, Option } from "effect"
-import { siteActor } from "./Actors.js"
+import { failure, siteActor } from "./Fixtures.js"
 
 type Repository = Context.Tag.Service<WaveRepository>
 
@@ -146,9 +146,6 @@ const withWaves = <A, E>(
     ])))
   )
 }
-
-const failure = <A, E extends { readonly _tag: string; readonly message: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.flip(effect), (error) => [error._tag, error.message])
 
 const claim = (id: number, content_id: number, order_ref: number, qty: number, status: ClaimRow["status"]): ClaimRow => ({
   id,
