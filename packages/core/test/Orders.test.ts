@@ -66,7 +66,7 @@ const withOrders = <A, E>(
 const newOrder = (fields: Partial<NewOrder> = {}): NewOrder => ({ order_id: "SO-1", ...fields })
 
 describe("Orders", () => {
-  it.effect("create checks customer, carrier and SKUs, then inserts a Released order of the scope and its lines", () => {
+  it.effect("create checks customer, carrier and SKUs, then inserts a Released order of the scope, lines after", () => {
     const log = new CallLog()
     const repository: Partial<Repository> = {
       customerVisible: () => Effect.succeed(true),
@@ -217,7 +217,9 @@ describe("Orders", () => {
     })
     return Effect.gen(function*() {
       assert.deepStrictEqual(
-        yield* failure(withOrders(log, repository, (orders) => orders.addLines(siteActor, "SO-1", { sku_id: "A", qty: 1 }))),
+        yield* failure(
+          withOrders(log, repository, (orders) => orders.addLines(siteActor, "SO-1", { sku_id: "A", qty: 1 }))
+        ),
         ["Conflict", "Line 3 of order SO-1 already exists"]
       )
       assert.strictEqual(log.methods.at(-1), "Transactor.rollback")
@@ -269,7 +271,10 @@ describe("Orders", () => {
 
   it.effect("lines of an order that is not Released cannot be added, changed or deleted: 409, nothing written", () =>
     Effect.gen(function*() {
-      const conflict = ["Conflict", "Order with OrderID SO-1 is In Progress: its lines can change only while it is Released"]
+      const conflict = [
+        "Conflict",
+        "Order with OrderID SO-1 is In Progress: its lines can change only while it is Released"
+      ]
       const writes: ReadonlyArray<(orders: Orders) => Effect.Effect<void, { _tag: string; message: string }>> = [
         (orders) => orders.addLines(siteActor, "SO-1", { sku_id: "B", qty: 1 }),
         (orders) => orders.updateLine(siteActor, "SO-1", 1, { sku_id: "B", qty: 5 }),
@@ -303,24 +308,22 @@ describe("Orders", () => {
       assert.isFalse(log.methods.includes("OrderRepository.lock"))
     }))
 
-  it.effect("line SKUs are checked before the order is looked up: an unknown SKU is a 400 even for a missing order", () =>
+  it.effect("addLines checks the SKUs before the order: an unknown SKU is a 400 before a missing order is a 404", () =>
     Effect.gen(function*() {
-      const log = new CallLog()
-      const repository = oneOrder(14)
-      assert.deepStrictEqual(
-        yield* failure(withOrders(log, repository, (orders) => orders.addLines(siteActor, "NONE", { sku_id: "NOPE", qty: 1 }))),
-        ["InvalidInput", "Invalid field sku_id: sku NOPE does not exist"]
-      )
-      assert.deepStrictEqual(
-        yield* failure(
-          withOrders(log, repository, (orders) => orders.addLines(siteActor, "NONE", [{ sku_id: "A", qty: 1 }, { sku_id: "NOPE", qty: 1 }]))
-        ),
-        ["InvalidInput", "Invalid field 1.sku_id: sku NOPE does not exist"]
-      )
-      assert.deepStrictEqual(
-        yield* failure(withOrders(log, repository, (orders) => orders.addLines(siteActor, "NONE", { sku_id: "A", qty: 1 }))),
-        ["NotFound", "Order with OrderID NONE not found"]
-      )
+      const addLines = (lines: NewOrderLine | ReadonlyArray<NewOrderLine>) =>
+        failure(withOrders(new CallLog(), oneOrder(14), (orders) => orders.addLines(siteActor, "NONE", lines)))
+      assert.deepStrictEqual(yield* addLines({ sku_id: "NOPE", qty: 1 }), [
+        "InvalidInput",
+        "Invalid field sku_id: sku NOPE does not exist"
+      ])
+      assert.deepStrictEqual(yield* addLines([{ sku_id: "A", qty: 1 }, { sku_id: "NOPE", qty: 1 }]), [
+        "InvalidInput",
+        "Invalid field 1.sku_id: sku NOPE does not exist"
+      ])
+      assert.deepStrictEqual(yield* addLines({ sku_id: "A", qty: 1 }), [
+        "NotFound",
+        "Order with OrderID NONE not found"
+      ])
     }))
 
   it.effect("update sets only the fields present, null clears one, a blank dock is none; in any status", () => {
@@ -360,8 +363,9 @@ describe("Orders", () => {
         "InvalidInput",
         "Invalid field carrier_id: carrier 5 does not exist"
       ])
-      assert.deepStrictEqual(yield* update("NONE", { ship_dock: "D" }), ["NotFound", "Order with OrderID NONE not found"])
-      assert.deepStrictEqual(yield* update("SO-1", { ship_dock: "D" }), ["NotFound", "Order with OrderID SO-1 not found"])
+      const notFound = (orderId: string) => ["NotFound", `Order with OrderID ${orderId} not found`]
+      assert.deepStrictEqual(yield* update("NONE", { ship_dock: "D" }), notFound("NONE"))
+      assert.deepStrictEqual(yield* update("SO-1", { ship_dock: "D" }), notFound("SO-1"))
     }))
 
   it.effect("remove of a Released order removes it, releasing nothing", () => {
@@ -428,7 +432,10 @@ describe("Orders", () => {
 
   it.effect("get shows the stored order as §2.2 does: its status described, its customer with the town", () =>
     Effect.gen(function*() {
-      const order = stored({ status_id: 16, customer_id: 4, customer_name: "Jansen", customer_town: "Utrecht" }, [line(1)])
+      const order = stored(
+        { status_id: 16, customer_id: 4, customer_name: "Jansen", customer_town: "Utrecht" },
+        [line(1)]
+      )
       const shown = yield* withOrders(
         new CallLog(),
         { find: () => Effect.succeed(Option.some(order)) },
@@ -437,8 +444,15 @@ describe("Orders", () => {
       assert.deepStrictEqual(shown, toOrder(order, "UTC"))
       assert.deepStrictEqual(
         [shown.order_status, shown.order_status_description, shown.customer, shown.creation_datetime],
-        [{ id: 16, description: "Partially Allocated" }, "Partially Allocated", { id: 4, name: "Jansen, Utrecht" }, "2030-01-02 03:04:05"]
+        [
+          { id: 16, description: "Partially Allocated" },
+          "Partially Allocated",
+          { id: 4, name: "Jansen, Utrecht" },
+          "2030-01-02 03:04:05"
+        ]
       )
-      assert.deepStrictEqual(shown.lines, [{ order_id: "SO-1", line: 1, sku_id: "A", qty: 1, qty_picked: 0, qty_shipped: 0 }])
+      assert.deepStrictEqual(shown.lines, [
+        { order_id: "SO-1", line: 1, sku_id: "A", qty: 1, qty_picked: 0, qty_shipped: 0 }
+      ])
     }))
 })

@@ -111,6 +111,10 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
   )
 }
 
+/** Confirms task `taskId` picking `qty`, with `left` open tasks after it. */
+const confirm = (log: CallLog, left: OpenTaskCounts, qty: number | null, taskId = 11) =>
+  withPicking(log, { picking: openTask(left) }, (picking) => picking.confirm(siteActor, taskId, { qty }))
+
 const entry = (transaction_type: string, qty: number, to: string, notes: string) => ({
   site_id: "main",
   client_id: null,
@@ -145,7 +149,7 @@ describe("Picking", () => {
   it.effect("confirm locks wave, order, task and content in that order, then picks the whole task", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
-      yield* withPicking(log, { picking: openTask(someLeft) }, (picking) => picking.confirm(siteActor, 11, { qty: null }))
+      yield* confirm(log, someLeft, null)
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "PickingRepository.findOpenTask",
@@ -169,8 +173,14 @@ describe("Picking", () => {
       assert.deepStrictEqual(log.argsOf("PickingRepository.takeAllocated"), [[22, 3]])
       assert.deepStrictEqual(log.argsOf("PickingRepository.addPicked"), [[7, 1, 3]])
       // A Pick from the content's location to the task's destination.
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[entry("Pick", 3, "DOCK", "Task 11")]]])
-      assert.deepStrictEqual(log.argsOf("PickingRepository.openTaskCounts"), [[{ orderRef: 7, claimsetId: 31, waveId: 5 }]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+        entry("Pick", 3, "DOCK", "Task 11")
+      ]]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.openTaskCounts"), [[{
+        orderRef: 7,
+        claimsetId: 31,
+        waveId: 5
+      }]])
       // Tasks left on the order, the claimset and the wave: all three stay in progress.
       assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 17]])]])
       assert.deepStrictEqual(log.argsOf("PickingRepository.setClaimsetStatus"), [[31, "released"]])
@@ -178,11 +188,11 @@ describe("Picking", () => {
     })
   })
 
-  it.effect("a short pick takes the whole task off the content: the rest is a Lost entry and a lost-and-found item", () => {
+  it.effect("a short pick takes the whole task off the content: the rest is Lost and a lost-and-found item", () => {
     const log = new CallLog()
     const lastTask = { order: 0, orderPicked: 1, claimset: 0, wave: 0 }
     return Effect.gen(function*() {
-      yield* withPicking(log, { picking: openTask(lastTask) }, (picking) => picking.confirm(siteActor, 11, { qty: 2 }))
+      yield* confirm(log, lastTask, 2)
       assert.deepStrictEqual(log.argsOf("PickingRepository.closeTask"), [[11, 2]])
       assert.deepStrictEqual(log.argsOf("PickingRepository.takeAllocated"), [[22, 3]])
       assert.deepStrictEqual(log.argsOf("PickingRepository.addPicked"), [[7, 1, 2]])
@@ -203,7 +213,7 @@ describe("Picking", () => {
     const log = new CallLog()
     const nothingPicked = { order: 0, orderPicked: 0, claimset: 0, wave: 0 }
     return Effect.gen(function*() {
-      yield* withPicking(log, { picking: openTask(nothingPicked) }, (picking) => picking.confirm(siteActor, 11, { qty: 0 }))
+      yield* confirm(log, nothingPicked, 0)
       assert.deepStrictEqual(log.argsOf("PickingRepository.closeTask"), [[11, 0]])
       assert.deepStrictEqual(log.argsOf("PickingRepository.addPicked"), [])
       assert.deepStrictEqual(log.argsOf("InventoryRepository.insertLostAndFound"), [[lostItem(3)]])
@@ -218,7 +228,7 @@ describe("Picking", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
       assert.deepStrictEqual(
-        yield* failure(withPicking(log, { picking: openTask(someLeft) }, (picking) => picking.confirm(siteActor, 11, { qty: 4 }))),
+        yield* failure(confirm(log, someLeft, 4)),
         ["InvalidInput", "Invalid field qty: must be at most the task's quantity, 3"]
       )
       assert.deepStrictEqual(log.methods.slice(-2), ["PickingRepository.lockOpenTask", "Transactor.rollback"])
@@ -230,10 +240,14 @@ describe("Picking", () => {
       const notFound = (id: number) => ["NotFound", `Task with id ${id} not found`]
       const missing = new CallLog()
       assert.deepStrictEqual(
-        yield* failure(withPicking(missing, { picking: openTask(someLeft) }, (picking) => picking.confirm(siteActor, 99, { qty: null }))),
+        yield* failure(confirm(missing, someLeft, null, 99)),
         notFound(99)
       )
-      assert.deepStrictEqual(missing.methods, ["Transactor.begin", "PickingRepository.findOpenTask", "Transactor.rollback"])
+      assert.deepStrictEqual(missing.methods, [
+        "Transactor.begin",
+        "PickingRepository.findOpenTask",
+        "Transactor.rollback"
+      ])
 
       // Another confirmation closed it while this one waited for the locks.
       const beforeLock = new CallLog()
@@ -271,7 +285,8 @@ describe("Picking", () => {
       },
       picking: {
         openTasksOfOrder: () => Effect.succeed(0),
-        pickedClaims: () => Effect.succeed([task({ id: 11, qty: 2, status: "picked" }), task({ id: 12, qty: 1, status: "picked" })]),
+        pickedClaims: () =>
+          Effect.succeed([task({ id: 11, qty: 2, status: "picked" }), task({ id: 12, qty: 1, status: "picked" })]),
         shipLines: () => Effect.void
       }
     }
@@ -303,7 +318,7 @@ describe("Picking", () => {
     })
   })
 
-  it.effect("ship refuses an order that is shipped, still has open tasks, or has nothing picked: 409, nothing written", () =>
+  it.effect("ship refuses an order that is shipped, has open tasks or has nothing picked: 409, nothing written", () =>
     Effect.gen(function*() {
       const attempt = (status: number, openTasks: number, picked: ReadonlyArray<ClaimRow>) => {
         const log = new CallLog()
@@ -356,7 +371,12 @@ describe("Picking", () => {
       assert.deepStrictEqual(
         yield* failure(withPicking(
           new CallLog(),
-          { orders: { find: () => Effect.succeed(Option.some(order(18, 0))), lock: () => Effect.succeed(Option.none()) } },
+          {
+            orders: {
+              find: () => Effect.succeed(Option.some(order(18, 0))),
+              lock: () => Effect.succeed(Option.none())
+            }
+          },
           (picking) => picking.ship(siteActor, "SO-7")
         )),
         ["NotFound", "Order with OrderID SO-7 not found"]

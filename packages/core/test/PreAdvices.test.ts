@@ -36,7 +36,9 @@ const site = (status: StatusId = 1, more: Partial<Repository> = {}): Partial<Rep
   visibleSkus: (_, ids) => Effect.succeed(new Set(ids.filter((id) => id === "A" || id === "B"))),
   findLine: (_, line) =>
     Effect.succeed(
-      line === 1 ? Option.some({ line: 1, sku_id: "A", qty: 1, qty_received: 0, pallet_id: null, client_id: null }) : Option.none()
+      line === 1
+        ? Option.some({ line: 1, sku_id: "A", qty: 1, qty_received: 0, pallet_id: null, client_id: null })
+        : Option.none()
     ),
   insert: () => Effect.succeed(Option.some(3)),
   maxLine: () => Effect.succeed(1),
@@ -44,10 +46,16 @@ const site = (status: StatusId = 1, more: Partial<Repository> = {}): Partial<Rep
   ...more
 })
 
-const withPreAdvices = <A, E>(log: CallLog, repository: Partial<Repository>, f: (preAdvices: PreAdvices) => Effect.Effect<A, E>) =>
+const withPreAdvices = <A, E>(
+  log: CallLog,
+  repository: Partial<Repository>,
+  f: (preAdvices: PreAdvices) => Effect.Effect<A, E>
+) =>
   Effect.flatMap(PreAdvices, f).pipe(Effect.provide(PreAdvices.Default.pipe(Layer.provide([
     makeTestLayer(PreAdviceRepository)(repository, log),
-    makeTestLayer(SiteRepository)({ clientOfSite: (_, client) => Effect.succeed(client === "c1" || client === "c2") }, log),
+    makeTestLayer(SiteRepository)({
+      clientOfSite: (_, client) => Effect.succeed(client === "c1" || client === "c2")
+    }, log),
     testTransactor(log)
   ]))))
 
@@ -118,7 +126,9 @@ describe("PreAdvices", () => {
     const taken = site(1, { insert: () => Effect.succeed(Option.none()) })
     return Effect.gen(function*() {
       assert.deepStrictEqual(
-        yield* failure(withPreAdvices(log, taken, (p) => p.create(siteActor, newPreAdvice({ lines: [{ sku_id: "A", qty: 1 }] })))),
+        yield* failure(
+          withPreAdvices(log, taken, (p) => p.create(siteActor, newPreAdvice({ lines: [{ sku_id: "A", qty: 1 }] })))
+        ),
         ["Conflict", "PreAdvice with PreAdviceID PA-2 already exists"]
       )
       assert.deepStrictEqual(writes(log), ["PreAdviceRepository.insert"])
@@ -146,7 +156,8 @@ describe("PreAdvices", () => {
         "Invalid field client_id: client nobody does not exist on site main",
         []
       ])
-      assert.deepStrictEqual(yield* attempt(siteActor, { client_id: c1, supplier: 9, lines: [{ sku_id: "X", qty: 1 }] }), [
+      const badLine = [{ sku_id: "X", qty: 1 }]
+      assert.deepStrictEqual(yield* attempt(siteActor, { client_id: c1, supplier: 9, lines: badLine }), [
         "InvalidInput",
         "Invalid field supplier: supplier 9 does not exist",
         []
@@ -174,11 +185,12 @@ describe("PreAdvices", () => {
     })
   })
 
-  it.effect("a pre-advice that is no longer Open refuses every change with a 409 naming its status, writing nothing", () =>
+  it.effect("a pre-advice no longer Open refuses every change with a 409 naming its status, writing nothing", () =>
     Effect.gen(function*() {
       const prefix = "PreAdvice with PreAdviceID PA-1 is In Receipt"
       const lines = `${prefix}: its lines can be changed only while it is Open`
-      const cases: ReadonlyArray<readonly [(p: PreAdvices) => Effect.Effect<void, { _tag: string; message: string }>, string]> = [
+      type Change = (p: PreAdvices) => Effect.Effect<void, { readonly _tag: string; readonly message: string }>
+      const cases: ReadonlyArray<readonly [Change, string]> = [
         [(p) => p.remove(siteActor, "PA-1"), `${prefix}: only an Open pre-advice can be deleted`],
         [(p) => p.update(siteActor, "PA-1", { supplier: 4 }), `${prefix}: only an Open pre-advice can be changed`],
         [(p) => p.addLines(siteActor, "PA-1", { sku_id: "A", qty: 1 }), lines],
@@ -246,7 +258,9 @@ describe("PreAdvices", () => {
 
       const full = site(1, { maxLine: () => Effect.succeed(2147483647) })
       assert.deepStrictEqual(
-        yield* failure(withPreAdvices(new CallLog(), full, (p) => p.addLines(siteActor, "PA-1", { sku_id: "A", qty: 1 }))),
+        yield* failure(
+          withPreAdvices(new CallLog(), full, (p) => p.addLines(siteActor, "PA-1", { sku_id: "A", qty: 1 }))
+        ),
         ["Conflict", "PreAdvice with PreAdviceID PA-1 has no line number left"]
       )
     }))

@@ -67,7 +67,9 @@ const withReceiving = <A, E>(
       makeTestLayer(InventoryRepository)(inventory, log),
       makeTestLayer(SkuRepository)({
         find: (_, skuId) =>
-          Effect.succeed(Option.some(sku({ sku_id: skuId, expiry_sku: skuId === "EXP", expiry_days: skuId === "EXP" ? 10 : null })))
+          Effect.succeed(Option.some(
+            skuId === "EXP" ? sku({ sku_id: skuId, expiry_sku: true, expiry_days: 10 }) : sku({ sku_id: skuId })
+          ))
       }, log),
       makeTestLayer(PreAdvices)({ get: () => Effect.succeed(shown) }, log),
       events.layer,
@@ -127,7 +129,13 @@ describe("Receiving", () => {
       // At the receiving location, under generated tags; an expiry SKU expires its expiry_days from today.
       assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [
         [content({})],
-        [content({ client_id: ClientId.make("c2"), sku_id: "EXP", tag_id: "T00000002", expiry_date: "2030-05-11", qty: 2 })]
+        [content({
+          client_id: ClientId.make("c2"),
+          sku_id: "EXP",
+          tag_id: "T00000002",
+          expiry_date: "2030-05-11",
+          qty: 2
+        })]
       ])
       const receiptEntry = (content_id: number, sku_id: string, tag_id: string, qty: number, line_id: number) => ({
         site_id: "main",
@@ -151,11 +159,13 @@ describe("Receiving", () => {
       ])
       assert.deepStrictEqual(log.argsOf("ReceivingRepository.addReceived"), [[3, 1, 5], [3, 2, 2]])
       assert.deepStrictEqual(log.argsOf("ReceivingRepository.setStatus"), [[3, 3]])
-      assert.deepStrictEqual(events, [{ event_type: "preadvice_received", site_id: "main", client_id: null, data: shown }])
+      assert.deepStrictEqual(events, [
+        { event_type: "preadvice_received", site_id: "main", client_id: null, data: shown }
+      ])
     })
   })
 
-  it.effect("a partial receipt keeps the location, tag and expiry given, and moves the pre-advice to In Receipt", () => {
+  it.effect("a partial receipt keeps the location, tag and expiry given; the pre-advice is In Receipt", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
       const lines = [receipt({ line: 1, qty: 2, loc_id: "A-07", tag_id: "PALLET-1", expiry_date: "2031-05-01" })]
@@ -194,7 +204,9 @@ describe("Receiving", () => {
       const attempt = (lines: ReadonlyArray<ReceiptLine>) => {
         const log = new CallLog()
         return Effect.map(
-          failure(withReceiving(log, Option.some(preAdvice()), (receiving) => receiving.receive(siteActor, "PA-1", { lines }))),
+          failure(
+            withReceiving(log, Option.some(preAdvice()), (receiving) => receiving.receive(siteActor, "PA-1", { lines }))
+          ),
           (error) => [...error, log.methods]
         )
       }
@@ -224,11 +236,15 @@ describe("Receiving", () => {
         lines: [{ line: 1, sku_id: "A", qty: 5, qty_received: 5, client_id: null }]
       })
       assert.deepStrictEqual(
-        yield* failure(withReceiving(new CallLog(), Option.some(received), (r) => r.receive(siteActor, "PA-1", { lines: null }))),
+        yield* failure(
+          withReceiving(new CallLog(), Option.some(received), (r) => r.receive(siteActor, "PA-1", { lines: null }))
+        ),
         ["Conflict", "PreAdvice with PreAdviceID PA-1 has nothing left to receive"]
       )
       assert.deepStrictEqual(
-        yield* failure(withReceiving(new CallLog(), Option.none(), (r) => r.receive(siteActor, "NOPE", { lines: null }))),
+        yield* failure(
+          withReceiving(new CallLog(), Option.none(), (r) => r.receive(siteActor, "NOPE", { lines: null }))
+        ),
         ["NotFound", "PreAdvice with PreAdviceID NOPE not found"]
       )
     }))

@@ -147,7 +147,13 @@ const withWaves = <A, E>(
   )
 }
 
-const claim = (id: number, content_id: number, order_ref: number, qty: number, status: ClaimRow["status"]): ClaimRow => ({
+const claim = (
+  id: number,
+  content_id: number,
+  order_ref: number,
+  qty: number,
+  status: ClaimRow["status"]
+): ClaimRow => ({
   id,
   site_id: siteActor.scope.site_id,
   client_id: null,
@@ -241,7 +247,7 @@ describe("Waves", () => {
     })
   })
 
-  it.effect("start writes the allocation plan: claimsets, claims with their Allocate entries, allocation, statuses", () => {
+  it.effect("start writes the plan: claimsets, claims with their Allocate entries, allocation, statuses", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
       const { result } = yield* withWaves(log, startable(), (waves) => waves.start(siteActor, 5))
@@ -369,7 +375,11 @@ describe("Waves", () => {
 
   it.effect("remove gives every open claim back: Deallocate entries, allocation, claims gone, orders Released", () => {
     const log = new CallLog()
-    const claims = [claim(41, 22, 7, 4, "allocated"), claim(42, 21, 7, 2, "allocated"), claim(43, 22, 8, 1, "allocated")]
+    const claims = [
+      claim(41, 22, 7, 4, "allocated"),
+      claim(42, 21, 7, 2, "allocated"),
+      claim(43, 22, 8, 1, "allocated")
+    ]
     const repository = startable({
       lockClaims: () => Effect.succeed(claims),
       deleteClaims: () => Effect.void,
