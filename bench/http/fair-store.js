@@ -256,7 +256,10 @@ const sqliteStore = (filename, timeZone) => {
     const inserted = insertOrder.get(...orderParams(actor, order))
     if (inserted === undefined) throw orderExists(order.order_id)
     if (numbered.length > 0) {
-      const rows = insertLines.all(inserted.id, JSON.stringify(numbered.map((line) => [line.line, line.sku_id, line.qty])))
+      const rows = insertLines.all(
+        inserted.id,
+        JSON.stringify(numbered.map((line) => [line.line, line.sku_id, line.qty]))
+      )
       const taken = lineTaken(order.order_id, numbered, rows)
       if (taken !== undefined) throw taken
     }
@@ -318,14 +321,18 @@ const pgStore = (url, timeZone) => {
   const visibleSkus = owned(sql.visibleSkus)
   const view = orderView(timeZone)
 
-  const rows = async (on, statement, values) => (await on.query({ name: statement.name, text: statement.text, values })).rows
+  const rows = async (on, statement, values) =>
+    (await on.query({ name: statement.name, text: statement.text, values })).rows
   const first = async (on, statement, values) => (await rows(on, statement, values))[0]
 
   const create = async (connection, actor, order) => {
     const { scope } = actor
     const lines = order.lines ?? []
     if (typeof order.customer_id === "number") {
-      const found = await first(connection, ownedText(customerVisible, scope), [...ownerParams(scope), order.customer_id])
+      const found = await first(connection, ownedText(customerVisible, scope), [
+        ...ownerParams(scope),
+        order.customer_id
+      ])
       if (found === undefined) throw invalidField("customer_id", `customer ${order.customer_id} does not exist`)
     }
     if (typeof order.carrier_id === "number") {

@@ -56,7 +56,8 @@ const keep = (map, key, value) => {
   map.set(key, value)
 }
 
-const isIdText = (value) => typeof value === "string" && value.length >= 1 && value.length <= 64 && !value.includes("\u0000")
+const isIdText = (value) =>
+  typeof value === "string" && value.length >= 1 && value.length <= 64 && !value.includes("\u0000")
 
 /** The claims of a verified token as `Tokens.ts` decodes them, or undefined. */
 const principalOf = (payload) => {
@@ -122,7 +123,9 @@ const targetOf = async (id) => {
   if (site !== undefined) target = { site_id: site.site_id, fulfillment: site.fulfillment === 1, client_id: null }
   else {
     const client = await store.findClient(id)
-    if (client !== undefined) target = { site_id: client.site_id, fulfillment: client.fulfillment === 1, client_id: client.client_id }
+    if (client !== undefined) {
+      target = { site_id: client.site_id, fulfillment: client.fulfillment === 1, client_id: client.client_id }
+    }
   }
   if (target !== undefined) keep(targets, id, target)
   return target
@@ -156,9 +159,14 @@ const maxBodyDepth = 32
 
 /** `JsonBody.bodyProblem`: a nesting too deep or a U+0000 anywhere. */
 const bodyProblem = (body) => {
-  const invalid = (path, message) => (path.length === 0 ? `Request body ${message}` : `Invalid field ${path.join(".")}: ${message}`)
+  const invalid = (path, message) =>
+    path.length === 0 ? `Request body ${message}` : `Invalid field ${path.join(".")}: ${message}`
   const visit = (value, path) => {
-    if (typeof value === "string") return value.includes("\u0000") ? invalid(path, "must not contain NUL characters") : undefined
+    if (typeof value === "string") {
+      return value.includes("\u0000")
+        ? invalid(path, "must not contain NUL characters")
+        : undefined
+    }
     if (typeof value !== "object" || value === null) return undefined
     if (path.length >= maxBodyDepth) return `Request body is nested more than ${maxBodyDepth} levels deep`
     if (Array.isArray(value)) {
@@ -223,7 +231,9 @@ const quantityProblem = (value) => {
 }
 const lineNumberProblem = (value) => {
   if (typeof value !== "number") return expected("number", value)
-  if (!(Number.isInteger(value) && value >= 1 && value <= maxInteger)) return `must be an integer from 1 to ${maxInteger}`
+  if (!(Number.isInteger(value) && value >= 1 && value <= maxInteger)) {
+    return `must be an integer from 1 to ${maxInteger}`
+  }
 }
 const skuProblem = (value) => storedText(value) ?? (value === "" ? "must not be empty" : undefined)
 
@@ -275,7 +285,11 @@ const checkListQuery = (query) => {
     if (field !== "lines" && !wholeNumber.test(value)) throw invalidField(field, "must be a whole number")
   }
   const offset = query.offset === undefined ? 0 : Number(query.offset)
-  return { lines: query.lines !== "false", offset, end: query.limit === undefined ? undefined : offset + Number(query.limit) }
+  return {
+    lines: query.lines !== "false",
+    offset,
+    end: query.limit === undefined ? undefined : offset + Number(query.limit)
+  }
 }
 
 // Access lines and metrics ------------------------------------------------------------------------
@@ -328,7 +342,9 @@ const requestSeries = () => {
       const requests = ["# TYPE http_requests_total counter"]
       const durations = ["# TYPE http_request_duration_seconds histogram"]
       for (const one of series.values()) {
-        for (const [status, count] of one.statuses) requests.push(`http_requests_total{${one.labels},status="${status}"} ${count}`)
+        for (const [status, count] of one.statuses) {
+          requests.push(`http_requests_total{${one.labels},status="${status}"} ${count}`)
+        }
         let cumulative = 0
         one.buckets.forEach((count, i) => {
           cumulative += count
@@ -411,7 +427,9 @@ app.addHook("onRequest", (request, reply, done) => {
 
 // Fastify adds `; charset=utf-8` to every JSON answer; the engine's content type has none.
 app.addHook("onSend", (_request, reply, payload, done) => {
-  if (reply.getHeader("content-type") === "application/json; charset=utf-8") reply.header("content-type", "application/json")
+  if (reply.getHeader("content-type") === "application/json; charset=utf-8") {
+    reply.header("content-type", "application/json")
+  }
   done(null, payload)
 })
 

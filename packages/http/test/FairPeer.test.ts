@@ -39,7 +39,9 @@ const send = (server: ServerProcess, sent: Sent) =>
   Effect.async<Answer, Error>((resume) => {
     const { hostname, port } = new URL(server.url)
     const headers = { ...sent.headers }
-    if (sent.body !== undefined && sent.chunked !== true) headers["content-length"] = String(Buffer.byteLength(sent.body))
+    if (sent.body !== undefined && sent.chunked !== true) {
+      headers["content-length"] = String(Buffer.byteLength(sent.body))
+    }
     const req = httpRequest({ host: hostname, port, method: sent.method, path: sent.path, headers }, (res) => {
       let text = ""
       res.setEncoding("utf8")
@@ -49,17 +51,28 @@ const send = (server: ServerProcess, sent: Sent) =>
     req.on("error", (error) => resume(Effect.fail(error)))
     if (sent.body !== undefined && sent.chunked === true) {
       const body = Buffer.from(sent.body)
-      for (let offset = 0; offset < body.length; offset += 64 * 1024) req.write(body.subarray(offset, offset + 64 * 1024))
+      for (let offset = 0; offset < body.length; offset += 64 * 1024) {
+        req.write(body.subarray(offset, offset + 64 * 1024))
+      }
     } else if (sent.body !== undefined) req.write(sent.body)
     req.end()
     return Effect.sync(() => req.destroy())
   }).pipe(
-    Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error(`${sent.method} ${sent.path}: no answer`) }),
+    Effect.timeoutFail({
+      duration: "10 seconds",
+      onTimeout: () => new Error(`${sent.method} ${sent.path}: no answer`)
+    }),
     Effect.orDie
   )
 
 /** A JSON request with a bearer token and a `site` header, as a client of the API sends it. */
-const json = (method: Sent["method"], path: string, token: string | undefined, site: string | undefined, body?: unknown): Sent => ({
+const json = (
+  method: Sent["method"],
+  path: string,
+  token: string | undefined,
+  site: string | undefined,
+  body?: unknown
+): Sent => ({
   method,
   path,
   headers: {
@@ -71,8 +84,11 @@ const json = (method: Sent["method"], path: string, token: string | undefined, s
 })
 
 const expect = (server: ServerProcess, sent: Sent, status: number) =>
-  Effect.tap(send(server, sent), (answer) =>
-    Effect.sync(() => assert.strictEqual(answer.status, status, `${sent.method} ${sent.path}: ${answer.text}`)))
+  Effect.tap(
+    send(server, sent),
+    (answer) =>
+      Effect.sync(() => assert.strictEqual(answer.status, status, `${sent.method} ${sent.path}: ${answer.text}`))
+  )
 
 /** What must be the same bytes: status, content type and body; and an `x-request-id` on every answer. */
 const comparable = (answer: Answer, mask = (text: string) => text) => ({
@@ -88,6 +104,7 @@ class Servers extends Context.Tag("test/FairPeerServers")<Servers, {
   /** Tokens by caller: the admin, a user of the fulfillment site, a user of its client, a disabled user. */
   readonly tokens: Record<"admin" | "site" | "client" | "disabled", string>
   readonly adminId: string
+  readonly disabledId: string
 }>() {}
 
 const login = (engine: ServerProcess, email: string, secret: string) =>
@@ -103,7 +120,8 @@ const login = (engine: ServerProcess, email: string, secret: string) =>
 const seed = (engine: ServerProcess) =>
   Effect.gen(function*() {
     const admin = yield* login(engine, "admin@example.com", adminPassword)
-    const post = (site: string, path: string, body: unknown) => expect(engine, json("POST", path, admin, site, body), 204)
+    const post = (site: string, path: string, body: unknown) =>
+      expect(engine, json("POST", path, admin, site, body), 204)
     yield* post("main", "/sites", { site_id: "ful", name: "Fulfillment", fulfillment: true })
     yield* post("ful", "/clients", { client_id: "c1", name: "Client one" })
     yield* post("main", "/customers", { name: "Customer", town: "Utrecht" })
@@ -144,8 +162,13 @@ const seed = (engine: ServerProcess) =>
     yield* post("main", "/orders", { order_id: "SO-2", ship_dock: "" })
     yield* post("main", "/orders", { order_id: "SO 3 é", customer_id: 2, lines: [{ sku_id: "SKU-2", qty: 7 }] })
     yield* post("ful", "/orders", { order_id: "F-1", customer_id: 3, lines: [{ sku_id: "SKU-F", qty: 2 }] })
-    yield* post("c1", "/orders", { order_id: "C-1", customer_id: 4, carrier_id: 2, lines: [{ sku_id: "SKU-C", qty: 4 }] })
-    return { tokens, adminId: idOf("admin@example.com") }
+    yield* post("c1", "/orders", {
+      order_id: "C-1",
+      customer_id: 4,
+      carrier_id: 2,
+      lines: [{ sku_id: "SKU-C", qty: 4 }]
+    })
+    return { tokens, adminId: idOf("admin@example.com"), disabledId: idOf("disabled@example.com") }
   })
 
 const servers = (kind: "sqlite" | "postgres") =>
@@ -161,17 +184,20 @@ const servers = (kind: "sqlite" | "postgres") =>
           WMS_PASSWORD_HASH_COST: "14"
         }
       })
-      const { adminId, tokens } = yield* seed(engine)
+      const { adminId, disabledId, tokens } = yield* seed(engine)
       const peer = yield* startProcess({
         command: [process.execPath, fairPeer],
         env: { WMS_DATABASE_URL: database, WMS_JWT_SECRET: jwtSecret }
       })
-      return { engine, peer, tokens, adminId }
+      return { engine, peer, tokens, adminId, disabledId }
     })
   )
 
 /** A token signed with `key` (the servers' by default), as `Tokens.issue` signs one unless told otherwise. */
-const sign = (claims: Record<string, unknown>, options: { readonly expiresIn?: string | number; readonly key?: string } = {}) =>
+const sign = (
+  claims: Record<string, unknown>,
+  options: { readonly expiresIn?: string | number; readonly key?: string } = {}
+) =>
   Effect.promise(() =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -344,7 +370,10 @@ const writes = (tokens: Servers["Type"]["tokens"]): Array<{ readonly sent: (id: 
     order(admin, "main", { customer_id: 3 }),
     order(admin, "main", { carrier_id: 2 }),
     order(admin, "main", { lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-F", qty: 1 }] }),
-    order(admin, "main", { customer_id: 1, lines: [{ sku_id: "SKU-9", qty: 1, line: 1 }, { sku_id: "SKU-1", qty: 1, line: 1 }] }),
+    order(admin, "main", {
+      customer_id: 1,
+      lines: [{ sku_id: "SKU-9", qty: 1, line: 1 }, { sku_id: "SKU-1", qty: 1, line: 1 }]
+    }),
     order(site, "ful", { customer_id: 3, carrier_id: 2, lines: [{ sku_id: "SKU-F", qty: 5 }] }),
     order(site, "c1", { customer_id: 4, carrier_id: 2, lines: [{ sku_id: "SKU-C", qty: 1 }] }),
     order(site, "c1", { customer_id: 3 }),
@@ -366,7 +395,9 @@ const compareAll = (
   Effect.forEach(cases, (sent, index) =>
     Effect.gen(function*() {
       const requestId = requestIdOf(index)
-      const withId = requestId === undefined ? sent : { ...sent, headers: { ...sent.headers, "x-request-id": requestId } }
+      const withId = requestId === undefined
+        ? sent
+        : { ...sent, headers: { ...sent.headers, "x-request-id": requestId } }
       const fromEngine = yield* send(engine, withId)
       const fromPeer = yield* send(peer, withId)
       assert.deepStrictEqual(
@@ -406,7 +437,7 @@ const fairPeerOn = (kind: "sqlite" | "postgres") =>
     it.effect("answers every request with the engine's status, content type and bytes", () =>
       Effect.gen(function*() {
         const servers = yield* Servers
-        const { adminId, tokens } = servers
+        const { adminId, disabledId, tokens } = servers
         const claims = { sub: adminId, admin: true, site: "main", client: null, ver: 0 }
         const signed = {
           otherKey: yield* sign(claims, { key: "another-secret-of-at-least-32-bytes" }),
@@ -417,10 +448,16 @@ const fairPeerOn = (kind: "sqlite" | "postgres") =>
           adminAsText: yield* sign({ ...claims, admin: "yes" }),
           longSite: yield* sign({ ...claims, site: "s".repeat(65) }),
           unknownUser: yield* sign({ ...claims, sub: "nobody" }),
-          notAdmin: yield* sign({ ...claims, admin: false, site: "ful" })
+          notAdmin: yield* sign({ ...claims, admin: false, site: "ful" }),
+          // The disabled user's current version (its change raised it to 1): refused for being inactive.
+          disabled: yield* sign({ sub: disabledId, admin: false, site: "main", client: null, ver: 1 })
         }
         const reads = requests(tokens, signed)
-        yield* compareAll(servers, reads, (i) => (i % 3 === 0 ? `fair-${kind}-${i}` : i % 3 === 1 ? "not a plain id" : undefined))
+        yield* compareAll(
+          servers,
+          reads,
+          (i) => (i % 3 === 0 ? `fair-${kind}-${i}` : i % 3 === 1 ? "not a plain id" : undefined)
+        )
 
         const written = writes(tokens)
         yield* Effect.forEach(written, ({ sent }, n) =>
@@ -428,29 +465,49 @@ const fairPeerOn = (kind: "sqlite" | "postgres") =>
             const fromEngine = yield* send(servers.engine, sent(`E-${n}`))
             const fromPeer = yield* send(servers.peer, sent(`P-${n}`))
             const label = JSON.stringify(sent("<id>"))
-            assert.deepStrictEqual(comparable(fromPeer, masking(`P-${n}`)), comparable(fromEngine, masking(`E-${n}`)), label)
+            assert.deepStrictEqual(
+              comparable(fromPeer, masking(`P-${n}`)),
+              comparable(fromEngine, masking(`E-${n}`)),
+              label
+            )
             if (fromEngine.status !== 204) return
             // Each order read back from both: what the peer wrote is what the engine wrote, but its id and time.
             const { headers } = sent("")
             const reads = [`E-${n}`, `P-${n}`].map((id): Sent => ({ method: "GET", path: `/orders/${id}`, headers }))
             const [[engineOrder], [peerOrder]] = yield* compareAll(servers, reads, () => undefined)
-            const time = (text: string) => text.replace(/"creation_datetime":"[^"]*"/, "\"creation_datetime\":\"<time>\"")
-            assert.strictEqual(time(masking(`P-${n}`)(peerOrder.text)), time(masking(`E-${n}`)(engineOrder.text)), label)
+            const time = (text: string) =>
+              text.replace(/"creation_datetime":"[^"]*"/, "\"creation_datetime\":\"<time>\"")
+            assert.strictEqual(
+              time(masking(`P-${n}`)(peerOrder.text)),
+              time(masking(`E-${n}`)(engineOrder.text)),
+              label
+            )
             // Written once: the other server finds the id taken.
             yield* compareAll(servers, [sent(`E-${n}`), sent(`P-${n}`)], () => undefined)
           }), { discard: true })
 
         // After the writes, every list holds both servers' orders: the same bytes from each.
-        const lists = [["main", tokens.admin], ["ful", tokens.site], ["c1", tokens.site], ["c1", tokens.client]] as const
+        const lists = [["main", tokens.admin], ["ful", tokens.site], ["c1", tokens.site], [
+          "c1",
+          tokens.client
+        ]] as const
         yield* compareAll(servers, lists.map(([site, token]) => json("GET", "/orders", token, site)), () => undefined)
-        yield* compareAll(servers, lists.map(([site, token]) => json("GET", "/orders?lines=false", token, site)), () => undefined)
+        yield* compareAll(
+          servers,
+          lists.map(([site, token]) => json("GET", "/orders?lines=false", token, site)),
+          () => undefined
+        )
       }))
 
     it.effect("cuts a chunked body over 1 MiB with the engine's 413", () =>
       Effect.gen(function*() {
         const servers = yield* Servers
         const big = JSON.stringify({ order_id: "BIG", ship_dock: "a".repeat(1024 * 1024) })
-        yield* compareAll(servers, [{ ...json("POST", "/orders", servers.tokens.admin, "main", {}), body: big, chunked: true }], () => undefined)
+        yield* compareAll(servers, [{
+          ...json("POST", "/orders", servers.tokens.admin, "main", {}),
+          body: big,
+          chunked: true
+        }], () => undefined)
       }))
 
     it.effect("writes the engine's access line and counts requests as the engine does", () =>
@@ -459,7 +516,10 @@ const fairPeerOn = (kind: "sqlite" | "postgres") =>
         const sent = json("GET", "/orders/SO-1", servers.tokens.admin, "main")
         const requestId = `fair-line-${kind}`
         yield* compareAll(servers, [sent], () => requestId)
-        const [fromEngine, fromPeer] = [yield* accessLine(servers.engine, requestId), yield* accessLine(servers.peer, requestId)]
+        const [fromEngine, fromPeer] = [
+          yield* accessLine(servers.engine, requestId),
+          yield* accessLine(servers.peer, requestId)
+        ]
         assert.deepStrictEqual(Object.keys(fromPeer).sort(), Object.keys(fromEngine).sort())
         for (const line of [fromEngine, fromPeer]) {
           const { duration_ms, timestamp, ...fields } = line
