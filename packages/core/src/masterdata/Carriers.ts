@@ -2,38 +2,14 @@
  * Carriers (§2.9). A carrier belongs to a site, not to a client: every scope of the site, a
  * client's included, sees and maintains the same carriers.
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { Conflict, NotFound } from "../shared/Errors.js"
-import { type ListWindow, OptionalMasterText, RequiredText, type RowLock } from "./MasterData.js"
+import type { RowLock } from "./MasterData.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { CarrierInput } from "./Carrier.js"
 import { CarrierRepository } from "./CarrierRepository.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
-
-/** A carrier as the API shows it. */
-export const Carrier = Schema.Struct({
-  id: Schema.Number,
-  site_id: Schema.String,
-  name: Schema.String,
-  address: Schema.NullOr(Schema.String),
-  zipcode: Schema.NullOr(Schema.String),
-  town: Schema.NullOr(Schema.String),
-  country: Schema.NullOr(Schema.String),
-  phone: Schema.NullOr(Schema.String),
-  url: Schema.NullOr(Schema.String)
-})
-export type Carrier = typeof Carrier.Type
-
-/** The body of POST and PUT: a PUT replaces every field, an absent optional one becomes `null`. */
-export const CarrierInput = Schema.Struct({
-  name: RequiredText,
-  address: OptionalMasterText,
-  zipcode: OptionalMasterText,
-  town: OptionalMasterText,
-  country: OptionalMasterText,
-  phone: OptionalMasterText,
-  url: OptionalMasterText
-})
-export type CarrierInput = typeof CarrierInput.Type
 
 const notFound = (id: number) => new NotFound({ message: `Carrier with id ${id} not found` })
 

@@ -1,8 +1,9 @@
 /**
  * What the master-data records (customers, suppliers, carriers, SKU groups, SKUs) share: their
- * text fields on write, and a stored record together with its owner.
+ * text fields on write, the owner they keep, and a stored record together with its owner.
  */
 import { Schema } from "effect"
+import { invalidField } from "../shared/Errors.js"
 import { ClientId } from "../shared/Ids.js"
 import type { Owner } from "../shared/Tenancy.js"
 
@@ -43,23 +44,9 @@ export const OptionalClientId = Schema.optionalWith(
   { default: () => null }
 )
 
-const WholeFromString = Schema.String.pipe(
-  Schema.filter((s) => /^\d{1,9}$/.test(s), { message: () => "must be a whole number" }),
-  Schema.compose(Schema.NumberFromString)
-)
-
-/** `limit` and `offset` of a list (extension, DECISIONS §9): without them, the whole list. */
-export const ListWindow = Schema.Struct({
-  limit: Schema.optional(WholeFromString),
-  offset: Schema.optional(WholeFromString)
-})
-export type ListWindow = typeof ListWindow.Type
-
-/** The part of a list a window shows. */
-export const windowOf = <A>(items: ReadonlyArray<A>, window: ListWindow): ReadonlyArray<A> => {
-  const start = window.offset ?? 0
-  return items.slice(start, window.limit === undefined ? undefined : start + window.limit)
-}
+/** The 400 of a `client_id` in a body that would move a record to another owner. */
+export const clientUnchangeable = (what: string, current: string | null) =>
+  invalidField("client_id", current === null ? `${what} belongs to the site` : `${what} belongs to client ${current}`)
 
 /** A record as the store keeps it: the public record and who owns it. */
 export interface Stored<A> {

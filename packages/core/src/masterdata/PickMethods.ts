@@ -2,7 +2,7 @@
  * Pick methods (DECISIONS §5): how a SKU is picked. A fixed list; a SKU's `pick_method` is one id.
  */
 import { Schema } from "effect"
-import { type ListWindow, windowOf } from "./MasterData.js"
+import { type ListWindow, windowOf } from "../shared/Window.js"
 
 /** A pick method as `GET /pickmethods` shows it. */
 export const PickMethod = Schema.Struct({

@@ -3,48 +3,16 @@
  * group is owned by the site, or by the client the scope or the body names; its owner never
  * changes afterwards.
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
-import { ClientId, type SiteId } from "../shared/Ids.js"
-import { type ListWindow, OptionalClientId, RequiredText, type RowLock } from "./MasterData.js"
+import { clientUnchangeable, type RowLock } from "./MasterData.js"
+import type { ListWindow } from "../shared/Window.js"
 import { ownerForWrite } from "../admin/Ownership.js"
 import { SiteRepository } from "../admin/SiteRepository.js"
+import { type NewSkuGroup, type SkuGroup, skuGroupOwner, type SkuGroupUpdate } from "./SkuGroup.js"
 import { SkuGroupRepository } from "./SkuGroupRepository.js"
 import { type Actor, canSee } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
-
-/** A SKU group as the API shows it. */
-export const SkuGroup = Schema.Struct({
-  sku_group_id: Schema.String,
-  description: Schema.String,
-  client_id: Schema.NullOr(Schema.String)
-})
-export type SkuGroup = typeof SkuGroup.Type
-
-/** The body of `POST /skugroups`; the id is generated. */
-export const NewSkuGroup = Schema.Struct({
-  description: RequiredText,
-  client_id: OptionalClientId
-})
-export type NewSkuGroup = typeof NewSkuGroup.Type
-
-/** The body of `PUT /skugroups/:id`: `sku_group_id`, when sent, repeats the path's id. */
-export const SkuGroupUpdate = Schema.Struct({
-  sku_group_id: Schema.optional(Schema.String),
-  description: RequiredText,
-  client_id: OptionalClientId
-})
-export type SkuGroupUpdate = typeof SkuGroupUpdate.Type
-
-/** The owner of a group of a site. */
-export const skuGroupOwner = (siteId: SiteId, group: SkuGroup) => ({
-  site_id: siteId,
-  client_id: group.client_id === null ? null : ClientId.make(group.client_id)
-})
-
-/** The 400 of a `client_id` in a body that would move a record to another owner. */
-export const clientUnchangeable = (what: string, current: string | null) =>
-  invalidField("client_id", current === null ? `${what} belongs to the site` : `${what} belongs to client ${current}`)
 
 export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups", {
   effect: Effect.gen(function*() {

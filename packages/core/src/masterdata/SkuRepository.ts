@@ -3,8 +3,8 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "../shared/Ids.js"
-import type { ListWindow } from "./MasterData.js"
-import type { Sku, SkuListItem } from "./Skus.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { Sku, SkuListItem } from "./Sku.js"
 import type { Scope } from "../shared/Tenancy.js"
 
 export class SkuRepository extends Context.Tag("@wms/core/SkuRepository")<SkuRepository, {

@@ -1,45 +1,12 @@
 /**
- * Orders as the API shows them (§2.2): the record schemas and the view of a stored order. Shared
- * by the services that answer with an order or raise an event about one.
+ * The view of a stored order as the API shows it (§2.2). Shared by the services that answer with
+ * an order or raise an event about one.
  */
-import { Schema } from "effect"
 import { composeCustomerName } from "./CustomerName.js"
 import { formatDateTime } from "../shared/Formats.js"
+import type { Order, OrderLine } from "./Order.js"
 import type { OrderLineRow, OrderRow, StoredOrder } from "./OrderRepository.js"
 import { type StatusId, statusDescription, statusObject } from "../shared/Status.js"
-
-/** An order line as the API shows it. */
-export const OrderLine = Schema.Struct({
-  order_id: Schema.String,
-  line: Schema.Number,
-  sku_id: Schema.String,
-  qty: Schema.Number,
-  qty_picked: Schema.Number,
-  qty_shipped: Schema.Number
-})
-export type OrderLine = typeof OrderLine.Type
-
-const orderHeader = {
-  order_id: Schema.String,
-  client_id: Schema.NullOr(Schema.String),
-  order_date: Schema.NullOr(Schema.String),
-  order_status: Schema.Struct({ id: Schema.Number, description: Schema.String }),
-  order_status_description: Schema.String,
-  customer: Schema.NullOr(Schema.Struct({ id: Schema.Number, name: Schema.String })),
-  ship_by_date: Schema.NullOr(Schema.String),
-  carrier: Schema.NullOr(Schema.String),
-  ship_dock: Schema.NullOr(Schema.String),
-  creation_datetime: Schema.String,
-  created_by: Schema.String
-}
-
-/** An order as `GET /orders/:id` shows it (§2.2). */
-export const Order = Schema.Struct({ ...orderHeader, lines: Schema.Array(OrderLine) })
-export type Order = typeof Order.Type
-
-/** An order in `GET /orders`: without `lines` when they are suppressed by `lines=false`. */
-export const OrderListItem = Schema.Struct({ ...orderHeader, lines: Schema.optional(Schema.Array(OrderLine)) })
-export type OrderListItem = typeof OrderListItem.Type
 
 /** The description of a status id, for the order statuses the store may hold. */
 export const describeStatus = (statusId: number) => statusDescription(statusId as StatusId) ?? `status ${statusId}`

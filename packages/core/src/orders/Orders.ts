@@ -1,11 +1,12 @@
 /**
- * Outbound orders and their lines (API §2.2, §4.2; DECISIONS §4): the records, the write bodies
- * and the `Orders` service holding every rule about them.
+ * Outbound orders and their lines (API §2.2, §4.2; DECISIONS §4): the `Orders` service holding
+ * every rule about them.
  */
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
-import { CalendarDate, maxInteger, Quantity, RecordId, TimeZone } from "../shared/Formats.js"
-import { assignLineNumbers, maxLineNumber } from "./LineNumbering.js"
+import { TimeZone } from "../shared/Formats.js"
+import { assignLineNumbers } from "./LineNumbering.js"
+import type { NewOrder, NewOrderLine, OrderLineUpdate, OrderListItem, OrderUpdate } from "./Order.js"
 import {
   type OrderFields,
   type OrderLineWrite,
@@ -14,80 +15,9 @@ import {
 } from "./OrderRepository.js"
 import { Status } from "../shared/Status.js"
 import { type Actor, ownerOf } from "../shared/Tenancy.js"
-import { describeStatus, type OrderListItem, toOrder, toOrderHeader } from "./OrderView.js"
+import { describeStatus, toOrder, toOrderHeader } from "./OrderView.js"
 import { Transactor } from "../shared/Transactor.js"
 import { Waves } from "../waves/Waves.js"
-
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-// A text the stores keep exactly as sent: PostgreSQL refuses U+0000, and a lone surrogate would be
-// stored as U+FFFD, so both are a 400 here rather than a 500 or a silently changed value.
-const StoredText = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
-  Schema.filter((s) => !loneSurrogate.test(s), { message: () => "must be valid Unicode text" })
-)
-
-/** An order id in a path: any text the store can look up; one that does not exist is a 404. */
-export const OrderIdFromPath = StoredText
-
-/** An order id on write: 1 to 100 characters, not only blanks (it is a key of the store). */
-export const OrderId = StoredText.pipe(
-  Schema.filter((s) => s.trim() !== "", { message: () => "must not be empty" }),
-  Schema.filter((s) => s.length <= 100, { message: () => "must be at most 100 characters" })
-)
-
-const LineNumber = Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxLineNumber, {
-    message: () => `must be an integer from 1 to ${maxLineNumber}`
-  })
-)
-
-// Quantity bounded by what the store's 32-bit column holds.
-const LineQuantity = Quantity.pipe(
-  Schema.filter((n) => n <= maxInteger, { message: () => `must be at most ${maxInteger}` })
-)
-
-const SkuReference = StoredText.pipe(Schema.filter((s) => s !== "", { message: () => "must not be empty" }))
-
-// Absent and null are both accepted; what they mean (none, or unchanged) is up to the operation.
-const optional = <S extends Schema.Schema.Any>(schema: S) => Schema.optional(Schema.NullOr(schema))
-
-/** An order line on write; without `line` it gets the next free number. */
-export const NewOrderLine = Schema.Struct({
-  sku_id: SkuReference,
-  qty: LineQuantity,
-  line: optional(LineNumber)
-})
-export type NewOrderLine = typeof NewOrderLine.Type
-
-/** The body of `POST /orders`. Optional fields may be left out (a typed client need not name them) or null. */
-export const NewOrder = Schema.Struct({
-  order_id: OrderId,
-  customer_id: optional(RecordId),
-  order_date: optional(CalendarDate),
-  ship_by_date: optional(CalendarDate),
-  carrier_id: optional(RecordId),
-  ship_dock: optional(StoredText),
-  lines: optional(Schema.Array(NewOrderLine).annotations({ message: () => "must be an array of order lines" }))
-})
-export type NewOrder = typeof NewOrder.Type
-
-/** The body of `PUT /orders/:id`: only the fields present change; `null` clears one. */
-export const OrderUpdate = Schema.Struct({
-  customer_id: optional(RecordId),
-  order_date: optional(CalendarDate),
-  ship_by_date: optional(CalendarDate),
-  carrier_id: optional(RecordId),
-  ship_dock: optional(StoredText)
-})
-export type OrderUpdate = typeof OrderUpdate.Type
-
-/** The body of `PUT /orders/:id/lines/:line_id`. */
-export const OrderLineUpdate = Schema.Struct({
-  sku_id: SkuReference,
-  qty: LineQuantity
-})
-export type OrderLineUpdate = typeof OrderLineUpdate.Type
 
 /** `404 Order with OrderID <id> not found`, the documented message. */
 export const orderNotFound = (orderId: string) => new NotFound({ message: `Order with OrderID ${orderId} not found` })

@@ -4,8 +4,8 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "../shared/Ids.js"
-import type { ListWindow } from "../masterdata/MasterData.js"
-import type { WaveDefinition, WaveDefinitionInput } from "./WaveDefinitions.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { WaveDefinition, WaveDefinitionInput } from "./WaveDefinition.js"
 
 /** A definition as stored: the record without the descriptions, which the service adds. */
 export type WaveDefinitionRow = Omit<WaveDefinition, "criterium" | "picktypedescription">

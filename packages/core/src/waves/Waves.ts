@@ -3,12 +3,12 @@
  * and create pick tasks in one transaction; deleted, they give every unit back. Messages are the
  * documented Dutch ones.
  */
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { allocate, type PickType } from "./Allocation.js"
 import { composeCustomerName } from "../orders/CustomerName.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
-import { formatDate, RecordId, TimeZone } from "../shared/Formats.js"
+import { formatDate, TimeZone } from "../shared/Formats.js"
 import { InventoryRepository, type LedgerEntry } from "../stock/InventoryRepository.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { toOrder } from "../orders/OrderView.js"
@@ -16,41 +16,11 @@ import { Status, statusDescription, type StatusId } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { toTask } from "./TaskView.js"
 import { Transactor } from "../shared/Transactor.js"
-import { criteriumDescription, pickTypeDescription, WaveDefinitions } from "./WaveDefinitions.js"
+import type { WaveDetail, WaveRecord } from "./Wave.js"
+import { criteriumDescription, pickTypeDescription } from "./WaveDefinition.js"
+import { WaveDefinitions } from "./WaveDefinitions.js"
 import { type ClaimRow, type StoredWave, WaveRepository } from "./WaveRepository.js"
 import { matchesCriterion } from "./WaveSelection.js"
-
-/** The body of `POST /waves/create`. */
-export const CreateWaveRequest = Schema.Struct({
-  wavedef_id: RecordId
-})
-
-/** The body of `POST /waves/start`. */
-export const StartWaveRequest = Schema.Struct({
-  wave_id: RecordId
-})
-
-/** A wave as `GET /waves` shows it (§2.7). */
-export interface WaveRecord {
-  readonly id: number
-  readonly status: string
-  readonly status_id: number
-  readonly criterium: string
-  readonly criterium_id: number
-  readonly value: string | null
-  readonly picktypedescription: string
-  readonly pick_type: number
-  readonly autostart: boolean
-  readonly site_id: string
-}
-
-/** `GET /waves/:id`: the wave with its quantities. */
-export interface WaveDetail extends WaveRecord {
-  readonly order_count: number
-  readonly qty_ordered: number
-  readonly qty_allocated: number
-  readonly qty_short: number
-}
 
 /** Claims written per batch at a wave start: bounds the rows held in memory at once. */
 const claimsPerBatch = 1_000
