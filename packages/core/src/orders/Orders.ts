@@ -15,9 +15,9 @@ import {
 } from "./OrderRepository.js"
 import { Status } from "../shared/Status.js"
 import { type Actor, ownerOf } from "../shared/Tenancy.js"
+import { OrderAllocations } from "./OrderAllocations.js"
 import { describeStatus, toOrder, toOrderHeader } from "./OrderView.js"
 import { Transactor } from "../shared/Transactor.js"
-import { Waves } from "../waves/Waves.js"
 
 /** `404 Order with OrderID <id> not found`, the documented message. */
 export const orderNotFound = (orderId: string) => new NotFound({ message: `Order with OrderID ${orderId} not found` })
@@ -36,7 +36,7 @@ const dock = (value: string | null) => (value === null || value.trim() === "" ? 
 export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
   effect: Effect.gen(function*() {
     const orders = yield* OrderRepository
-    const waves = yield* Waves
+    const allocations = yield* OrderAllocations
     const { atomically } = yield* Transactor
 
     const findOrder = (actor: Actor, orderId: string) =>
@@ -153,7 +153,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       const status = yield* orders.lock(header.ref)
       if (Option.isNone(status)) return yield* orderNotFound(orderId)
       if (status.value === Status.Allocated || status.value === Status.PartiallyAllocated) {
-        yield* waves.releaseOrder(orderId, header.ref)
+        yield* allocations.release(orderId, header.ref)
       } else if (status.value !== Status.Released) {
         return yield* new Conflict({
           message: `Order with OrderID ${orderId} is ${describeStatus(status.value)}: it can be deleted only until picking starts`
