@@ -9,7 +9,8 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { RecordIdFromPath, TimeZone } from "../shared/Formats.js"
-import { InventoryRepository, type LedgerEntry } from "../stock/InventoryRepository.js"
+import { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
 import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { ListWindow } from "../shared/Window.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
@@ -17,7 +18,6 @@ import { orderNotFound } from "../orders/Orders.js"
 import { toOrder } from "../orders/OrderView.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
 import { Status, type StatusId } from "../shared/Status.js"
-import type { TransactionType } from "../stock/Stock.js"
 import { toTask } from "../waves/TaskView.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
@@ -97,32 +97,30 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       // What was picked and what was short both leave the content, and its allocation with them.
       yield* picking.takeAllocated(content.content_id, task.qty)
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-      const entry = (type: TransactionType, qty: number, to: string, final: string, notes: string) =>
-        ({
-          site_id: task.site_id,
-          client_id: task.client_id,
-          created_at: createdAt,
-          transaction_type: type,
-          content_id: content.content_id,
-          from_loc_id: content.loc_id,
-          to_loc_id: to,
-          final_loc_id: final,
-          sku_id: content.sku_id,
-          qty,
-          tag_id: content.tag_id,
-          order_id: task.order_id,
-          line_id: task.line_id,
-          notes
-        }) satisfies Omit<LedgerEntry, "id">
-      const entries: Array<Omit<LedgerEntry, "id">> = []
+      const stock = {
+        site_id: task.site_id,
+        client_id: task.client_id,
+        content_id: content.content_id,
+        sku_id: content.sku_id,
+        tag_id: content.tag_id
+      }
+      const ofTask = { order_id: task.order_id, line_id: task.line_id, created_at: createdAt }
+      const entries: Array<Ledger.NewLedgerEntry> = []
       if (picked > 0) {
-        entries.push(entry("Pick", picked, task.to_loc_id, task.final_loc_id, `Task ${taskId}`))
+        entries.push(Ledger.entry("Pick", stock, {
+          ...ofTask,
+          qty: picked,
+          from: content.loc_id,
+          to: task.to_loc_id,
+          final: task.final_loc_id,
+          notes: `Task ${taskId}`
+        }))
         yield* picking.addPicked(task.order_ref, task.line_id, picked)
       }
       const short = task.qty - picked
       if (short > 0) {
         const notes = `Short pick of task ${taskId}`
-        entries.push(entry("Lost", short, content.loc_id, content.loc_id, notes))
+        entries.push(Ledger.entry("Lost", stock, { ...ofTask, qty: short, from: content.loc_id, notes }))
         yield* inventory.insertLostAndFound({
           site_id: content.site_id,
           client_id: content.client_id,
@@ -162,22 +160,16 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
         return yield* new Conflict({ message: `Order with OrderID ${orderId} has nothing picked` })
       }
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-      yield* inventory.appendTransactions(claims.map((claim): Omit<LedgerEntry, "id"> => ({
-        site_id: claim.site_id,
-        client_id: claim.client_id,
-        created_at: createdAt,
-        transaction_type: "Shipment",
-        content_id: claim.content_id,
-        from_loc_id: claim.to_loc_id,
-        to_loc_id: claim.to_loc_id,
-        final_loc_id: claim.to_loc_id,
-        sku_id: claim.sku_id,
-        qty: claim.qty,
-        tag_id: claim.tag_id,
-        order_id: claim.order_id,
-        line_id: claim.line_id,
-        notes: `Shipment of order ${orderId}`
-      })))
+      yield* inventory.appendTransactions(claims.map((claim) =>
+        Ledger.entry("Shipment", claim, {
+          qty: claim.qty,
+          from: claim.to_loc_id,
+          order_id: claim.order_id,
+          line_id: claim.line_id,
+          notes: `Shipment of order ${orderId}`,
+          created_at: createdAt
+        })
+      ))
       yield* picking.shipLines(ref)
       yield* waves.setOrderStatuses(new Map([[ref, Status.Shipped as StatusId]]))
       const shipped = yield* orders.find(actor.scope, orderId)

@@ -10,6 +10,7 @@ import { EventPublisher } from "../shared/Events.js"
 import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.js"
 import { defaultExpiry } from "../stock/Inventory.js"
 import { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
 import { PreAdvices } from "./PreAdvices.js"
 import { type LineToReceive, type PreAdviceToReceive, ReceivingRepository } from "./ReceivingRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
@@ -120,22 +121,13 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
           created_at: createdAt
         }
         const contentId = yield* inventory.insertContent(content)
-        yield* inventory.appendTransaction({
-          site_id: content.site_id,
-          client_id: content.client_id,
-          created_at: createdAt,
-          transaction_type: "Receipt",
-          content_id: contentId,
-          from_loc_id: content.loc_id,
-          to_loc_id: content.loc_id,
-          final_loc_id: content.loc_id,
-          sku_id: content.sku_id,
+        yield* inventory.appendTransaction(Ledger.entry("Receipt", { ...content, content_id: contentId }, {
           qty: receipt.qty,
-          tag_id: content.tag_id,
-          order_id: null,
+          from: content.loc_id,
           line_id: line.line,
-          notes: `PreAdvice ${preAdvice.pre_advice_id}`
-        })
+          notes: `PreAdvice ${preAdvice.pre_advice_id}`,
+          created_at: createdAt
+        }))
         yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
         received.set(line.line, received.get(line.line)! + receipt.qty)
       }

@@ -5,7 +5,8 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
 import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "../shared/Formats.js"
-import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "./InventoryRepository.js"
+import { type Content, type ContentWithDescription, InventoryRepository, type LostAndFoundItem } from "./InventoryRepository.js"
+import * as Ledger from "./Ledger.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { adjust, type TransactionType } from "./Stock.js"
 import { type Actor, canSee } from "../shared/Tenancy.js"
@@ -115,7 +116,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       created_datetime: formatDateTime(content.created_at, timeZone)
     })
 
-    const toTransaction = (entry: LedgerEntry): TransactionRecord => ({
+    const toTransaction = (entry: Ledger.LedgerEntry): TransactionRecord => ({
       id: entry.id,
       dstamp: formatDateTime(entry.created_at, timeZone),
       transaction_type: entry.transaction_type,
@@ -235,22 +236,12 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
         })
       }
       yield* repository.setQuantities(target.content_id, next)
-      yield* repository.appendTransaction({
-        site_id: target.site_id,
-        client_id: target.client_id,
-        created_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
-        transaction_type: "Adjustment",
-        content_id: target.content_id,
-        from_loc_id: target.loc_id,
-        to_loc_id: target.loc_id,
-        final_loc_id: target.loc_id,
-        sku_id: target.sku_id,
+      yield* repository.appendTransaction(Ledger.entry("Adjustment", target, {
         qty: request.qty,
-        tag_id: target.tag_id,
-        order_id: null,
-        line_id: null,
-        notes: request.notes
-      })
+        from: target.loc_id,
+        notes: request.notes,
+        created_at: new Date(yield* Clock.currentTimeMillis).toISOString()
+      }))
     }, atomically)
 
     return {

@@ -2,7 +2,8 @@
  * The store port for stock contents, the transaction ledger and lost-and-found items.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { ContentQuantities, TransactionType } from "./Stock.js"
+import type { LedgerEntry, NewLedgerEntry } from "./Ledger.js"
+import type { ContentQuantities } from "./Stock.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
 
 /** A stock content as the store keeps it; `created_at` is a UTC ISO instant. */
@@ -27,23 +28,6 @@ export interface ContentKey {
   /** `null`: any tag (an untagged adjustment adds to what lies at the location). */
   readonly tag_id: string | null
   readonly expiry_date: string | null
-}
-
-/** One ledger transaction; `created_at` is a UTC ISO instant. */
-export interface LedgerEntry extends Owner {
-  readonly id: number
-  readonly created_at: string
-  readonly transaction_type: TransactionType
-  readonly content_id: number
-  readonly from_loc_id: string
-  readonly to_loc_id: string
-  readonly final_loc_id: string
-  readonly sku_id: string
-  readonly qty: number
-  readonly tag_id: string
-  readonly order_id: string | null
-  readonly line_id: number | null
-  readonly notes: string | null
 }
 
 /** Stock taken off a content that nobody can account for (a short pick). */
@@ -76,9 +60,9 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
   /** A tag id for stock received without one, unique per site. */
   readonly nextTagId: (siteId: string) => Effect.Effect<string>
   /** Appends a transaction to the ledger (which is never changed) and returns its id. */
-  readonly appendTransaction: (entry: Omit<LedgerEntry, "id">) => Effect.Effect<number>
+  readonly appendTransaction: (entry: NewLedgerEntry) => Effect.Effect<number>
   /** Appends many transactions at once, in their order. */
-  readonly appendTransactions: (entries: ReadonlyArray<Omit<LedgerEntry, "id">>) => Effect.Effect<void>
+  readonly appendTransactions: (entries: ReadonlyArray<NewLedgerEntry>) => Effect.Effect<void>
   /**
    * Changes the allocation of contents by signed amounts, all or nothing: it dies when any content
    * would leave the stock rule, which the caller's locks and checks must make impossible.

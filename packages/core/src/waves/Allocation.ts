@@ -146,15 +146,21 @@ const inLineOrder = (lines: ReadonlyArray<LineToAllocate>): ReadonlyArray<LineTo
   return lines
 }
 
-export const allocate = (
-  orders: ReadonlyArray<OrderToAllocate>,
-  stock: ReadonlyArray<StockToAllocate>,
-  strategy: AllocationStrategy
-): AllocationPlan => {
-  // Queues by client (absent client as "") and SKU.
+/** The plan as it is built, order by order. */
+interface PlanInProgress {
+  readonly claimsets: Array<PlannedClaimset>
+  /** Claimset index by break value. */
+  readonly claimsetIndex: Map<string, number>
+  readonly claims: Array<PlannedClaim>
+  readonly allocatedByContent: Map<number, number>
+  readonly orderStatuses: Map<number, StatusId>
+}
+
+/** The allocatable stock in queues by client (absent client as "") and SKU, each in FEFO order. */
+const queuesOf = (stock: ReadonlyArray<StockToAllocate>, today: string): Map<string, Map<string, Queue>> => {
   const queues = new Map<string, Map<string, Queue>>()
   for (const content of stock) {
-    if (!isAllocatable(content, strategy.today)) continue
+    if (!isAllocatable(content, today)) continue
     const clientKey = content.client_id ?? ""
     let bySku = queues.get(clientKey)
     if (bySku === undefined) queues.set(clientKey, bySku = new Map())
@@ -168,61 +174,94 @@ export const allocate = (
       queue.free = queue.contents.map(available)
     }
   }
-  const allocatedByContent = new Map<number, number>()
-  const claimsets: Array<PlannedClaimset> = []
-  const claimsetIndex = new Map<string, number>()
-  const claims: Array<PlannedClaim> = []
-  const orderStatuses = new Map<number, StatusId>()
+  return queues
+}
 
-  for (const order of inServingOrder(orders)) {
-    const breakValue = claimsetBreak(order, strategy)
-    const bySku = queues.get(order.client_id ?? "")
-    const toLocId = order.ship_dock ?? strategy.defaultDock
-    let claimset: number | undefined
-    let ordered = 0
-    let allocated = 0
-    for (const line of inLineOrder(order.lines)) {
-      ordered += line.qty
-      let wanted = line.qty
-      const queue = bySku?.get(line.sku_id)
-      if (queue !== undefined) {
-        const { contents, free } = queue
-        while (queue.next < contents.length && free[queue.next] === 0) queue.next++
-        for (let i = queue.next; i < contents.length && wanted > 0; i++) {
-          if (free[i] === 0) continue
-          const content = contents[i]
-          const qty = Math.min(free[i], wanted)
-          wanted -= qty
-          free[i] -= qty
-          allocatedByContent.set(content.content_id, (allocatedByContent.get(content.content_id) ?? 0) + qty)
-          if (claimset === undefined) {
-            claimset = claimsetIndex.get(breakValue)
-            if (claimset === undefined) {
-              claimset = claimsets.push({ claimset_break: breakValue, pick_type: strategy.pickTypeDescription }) - 1
-              claimsetIndex.set(breakValue, claimset)
-            }
-          }
-          claims.push({
-            claimset,
-            order_ref: order.order_ref,
-            order_id: order.order_id,
-            line_id: line.line,
-            client_id: order.client_id,
-            content_id: content.content_id,
-            sku_id: line.sku_id,
-            qty,
-            tag_id: content.tag_id,
-            from_loc_id: content.loc_id,
-            to_loc_id: toLocId
-          })
-        }
-      }
-      allocated += line.qty - wanted
-    }
-    orderStatuses.set(
-      order.order_ref,
-      allocated === 0 ? Status.Released : allocated === ordered ? Status.Allocated : Status.PartiallyAllocated
-    )
+/** The index of the claimset of a break value, opened when it is first asked for. */
+const claimsetOf = (plan: PlanInProgress, breakValue: string, pickTypeDescription: string): number => {
+  let claimset = plan.claimsetIndex.get(breakValue)
+  if (claimset === undefined) {
+    claimset = plan.claimsets.push({ claimset_break: breakValue, pick_type: pickTypeDescription }) - 1
+    plan.claimsetIndex.set(breakValue, claimset)
   }
+  return claimset
+}
+
+/** Claims what a line wants from its queue, first content first; yields how much it got. */
+const allocateLine = (
+  plan: PlanInProgress,
+  order: OrderToAllocate,
+  line: LineToAllocate,
+  queue: Queue,
+  toLocId: string,
+  claimsetOfOrder: () => number
+): number => {
+  const { contents, free } = queue
+  let wanted = line.qty
+  while (queue.next < contents.length && free[queue.next] === 0) queue.next++
+  for (let i = queue.next; i < contents.length && wanted > 0; i++) {
+    if (free[i] === 0) continue
+    const content = contents[i]
+    const qty = Math.min(free[i], wanted)
+    wanted -= qty
+    free[i] -= qty
+    plan.allocatedByContent.set(content.content_id, (plan.allocatedByContent.get(content.content_id) ?? 0) + qty)
+    plan.claims.push({
+      claimset: claimsetOfOrder(),
+      order_ref: order.order_ref,
+      order_id: order.order_id,
+      line_id: line.line,
+      client_id: order.client_id,
+      content_id: content.content_id,
+      sku_id: line.sku_id,
+      qty,
+      tag_id: content.tag_id,
+      from_loc_id: content.loc_id,
+      to_loc_id: toLocId
+    })
+  }
+  return line.qty - wanted
+}
+
+/** Allocates the lines of an order in line order from its client's queues, and sets its status. */
+const allocateOrder = (
+  plan: PlanInProgress,
+  order: OrderToAllocate,
+  bySku: ReadonlyMap<string, Queue> | undefined,
+  strategy: AllocationStrategy
+) => {
+  const breakValue = claimsetBreak(order, strategy)
+  const toLocId = order.ship_dock ?? strategy.defaultDock
+  // An order joins its claimset with its first claim: one that gets no stock opens none.
+  let claimset: number | undefined
+  const claimsetOfOrder = () => claimset ??= claimsetOf(plan, breakValue, strategy.pickTypeDescription)
+  let ordered = 0
+  let allocated = 0
+  for (const line of inLineOrder(order.lines)) {
+    ordered += line.qty
+    const queue = bySku?.get(line.sku_id)
+    if (queue !== undefined) allocated += allocateLine(plan, order, line, queue, toLocId, claimsetOfOrder)
+  }
+  plan.orderStatuses.set(
+    order.order_ref,
+    allocated === 0 ? Status.Released : allocated === ordered ? Status.Allocated : Status.PartiallyAllocated
+  )
+}
+
+export const allocate = (
+  orders: ReadonlyArray<OrderToAllocate>,
+  stock: ReadonlyArray<StockToAllocate>,
+  strategy: AllocationStrategy
+): AllocationPlan => {
+  const queues = queuesOf(stock, strategy.today)
+  const plan: PlanInProgress = {
+    claimsets: [],
+    claimsetIndex: new Map(),
+    claims: [],
+    allocatedByContent: new Map(),
+    orderStatuses: new Map()
+  }
+  for (const order of inServingOrder(orders)) allocateOrder(plan, order, queues.get(order.client_id ?? ""), strategy)
+  const { claimsets, claims, allocatedByContent, orderStatuses } = plan
   return { claimsets, claims, allocatedByContent, orderStatuses }
 }
