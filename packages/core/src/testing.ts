@@ -26,28 +26,32 @@
  * const log = new CallLog()
  * const orders = Orders.Default.pipe(Layer.provide([
  *   makeTestLayer(OrderRepository)({ find: () => Effect.succeed(Option.none()) }, log),
- *   makeTestLayer(Waves)({}),
+ *   makeTestLayer(OrderAllocations)({}),
  *   testTransactor(log)
  * ]))
  * ```
  */
 import { Clock, Context, Effect, Exit, FastCheck as fc, Layer, Option } from "effect"
-import { compareStock } from "./Allocation.js"
-import { decodeInput } from "./Embedding.js"
-import type { WarehouseError } from "./Errors.js"
-import { formatDate, TimeZone } from "./Formats.js"
-import { addDays, AdjustmentRequest, Inventory } from "./Inventory.js"
-import { NewOrder, Orders } from "./Orders.js"
-import { Picking } from "./Picking.js"
-import { NewPreAdvice, PreAdvices } from "./PreAdvices.js"
-import { Receiving } from "./Receiving.js"
-import { NewSku, Skus } from "./Skus.js"
-import { available, isValid, replayQuantities, type TransactionType } from "./Stock.js"
-import type { Actor } from "./Tenancy.js"
-import { WaveDefinitionInput, WaveDefinitions } from "./WaveDefinitions.js"
-import { Waves } from "./Waves.js"
-// Through the index, so that the stubs below do not depend on where each port's module lives.
-import { EventPublisher, Transactor, type WarehouseEvent } from "./index.js"
+import { compareStock } from "./waves/Allocation.js"
+import { decodeInput } from "./admin/Embedding.js"
+import type { WarehouseError } from "./shared/Errors.js"
+import { formatDate, TimeZone } from "./shared/Formats.js"
+import { addDays, AdjustmentRequest, Inventory } from "./stock/Inventory.js"
+import { NewOrder } from "./orders/Order.js"
+import { Orders } from "./orders/Orders.js"
+import { Picking } from "./picking/Picking.js"
+import { NewPreAdvice } from "./receiving/PreAdvice.js"
+import { PreAdvices } from "./receiving/PreAdvices.js"
+import { Receiving } from "./receiving/Receiving.js"
+import { NewSku } from "./masterdata/Sku.js"
+import { Skus } from "./masterdata/Skus.js"
+import { available, isValid, replayQuantities, type TransactionType } from "./stock/Stock.js"
+import type { Actor } from "./shared/Tenancy.js"
+import { WaveDefinitionInput } from "./waves/WaveDefinition.js"
+import { WaveDefinitions } from "./waves/WaveDefinitions.js"
+import { Waves } from "./waves/Waves.js"
+import { EventPublisher, type WarehouseEvent } from "./shared/Events.js"
+import { Transactor } from "./shared/Transactor.js"
 
 /** A SKU of a generated warehouse; `expiry_days` set means an expiry SKU. */
 export interface SkuSeed {

@@ -6,8 +6,8 @@ import {
   type OrderRow,
   Orders,
   type StoredOrder,
-  toOrder,
-  Waves
+  OrderAllocations,
+  toOrder
 } from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { Context, Effect, Layer, Option } from "effect"
@@ -48,10 +48,12 @@ const oneOrder = (status: number, more: Partial<Repository> = {}): Partial<Repos
   ...more
 })
 
-const ordersOn = (log: CallLog, repository: Partial<Repository>, waves: Partial<Waves> = {}) =>
+type Allocations = Context.Tag.Service<OrderAllocations>
+
+const ordersOn = (log: CallLog, repository: Partial<Repository>, allocations: Partial<Allocations> = {}) =>
   Orders.Default.pipe(Layer.provide([
     makeTestLayer(OrderRepository)(repository, log),
-    makeTestLayer(Waves)(waves, log),
+    makeTestLayer(OrderAllocations)(allocations, log),
     testTransactor(log)
   ]))
 
@@ -60,8 +62,8 @@ const withOrders = <A, E>(
   log: CallLog,
   repository: Partial<Repository>,
   f: (orders: Orders) => Effect.Effect<A, E>,
-  waves: Partial<Waves> = {}
-) => Effect.flatMap(Orders, f).pipe(Effect.provide(ordersOn(log, repository, waves)))
+  allocations: Partial<Allocations> = {}
+) => Effect.flatMap(Orders, f).pipe(Effect.provide(ordersOn(log, repository, allocations)))
 
 const newOrder = (fields: Partial<NewOrder> = {}): NewOrder => ({ order_id: "SO-1", ...fields })
 
@@ -391,17 +393,17 @@ describe("Orders", () => {
           log,
           oneOrder(status, { remove: () => Effect.void }),
           (orders) => orders.remove(siteActor, "SO-1"),
-          { releaseOrder: () => Effect.succeed(undefined) }
+          { release: () => Effect.void }
         )
         assert.deepStrictEqual(log.methods, [
           "Transactor.begin",
           "OrderRepository.find",
           "OrderRepository.lock",
-          "Waves.releaseOrder",
+          "OrderAllocations.release",
           "OrderRepository.remove",
           "Transactor.commit"
         ])
-        assert.deepStrictEqual(log.argsOf("Waves.releaseOrder"), [["SO-1", 7]])
+        assert.deepStrictEqual(log.argsOf("OrderAllocations.release"), [["SO-1", 7]])
       }
     }))
 

@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, AllowPrivateWebhookTargets, Carriers, Inventory, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
+import { Administration, AllowPrivateWebhookTargets, Carriers, Inventory, OrderAllocationsLive, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -25,8 +25,12 @@ export interface WarehouseOptions {
   readonly allowPrivateWebhookTargets?: boolean
 }
 
-/** Every service of the warehouse, on the ports of a store; a service using another comes after it. */
+/**
+ * Every service of the warehouse, on the ports of a store; a service using another comes after it.
+ * Orders delete an allocated order through the waves (`OrderAllocationsLive`).
+ */
 const services = Layer.mergeAll(Orders.Default).pipe(
+  Layer.provide(OrderAllocationsLive),
   Layer.provideMerge(Layer.mergeAll(Waves.Default, Receiving.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Administration.Default,
