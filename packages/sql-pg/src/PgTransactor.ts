@@ -46,7 +46,8 @@ export const layer = Layer.effect(
       acquire: () => acquire(pool),
       connection: (connection) => connection,
       begin: (connection, body) => Effect.zipRight(control(connection, "BEGIN"), body),
-      end: (connection, exit) => Effect.zipRight(control(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK"), exit),
+      end: (connection, exit) =>
+        Effect.zipRight(control(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK"), exit),
       release: (connection) => Effect.sync(() => connection.release())
     }))
 )

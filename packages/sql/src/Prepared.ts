@@ -19,7 +19,10 @@ export class Prepared extends Context.Tag("@wms/sql/Prepared")<Prepared, {
 /** How a store runs one text: with no transaction open in the fiber, and on the open one's connection. */
 export interface Runner<Row> {
   readonly outside: PreparedStatement<Row>
-  readonly inside: (connection: SqlConnection.Connection, params: ReadonlyArray<unknown>) => ReturnType<PreparedStatement<Row>>
+  readonly inside: (
+    connection: SqlConnection.Connection,
+    params: ReadonlyArray<unknown>
+  ) => ReturnType<PreparedStatement<Row>>
 }
 
 /** `Prepared` whose statements run on the fiber's transaction when it has one, and outside any otherwise. */

@@ -75,7 +75,9 @@ export const make = <Lease>(store: Store<Lease>): Transactor["Type"] => {
         Context.add(context, SqlClient.TransactionConnection, [connection, depth] as const)
       ).pipe(
         Effect.exit,
-        Effect.tap((exit) => Exit.isSuccess(exit) ? Effect.void : statement(connection, `ROLLBACK TO SAVEPOINT ${name}`)),
+        Effect.tap((exit) =>
+          Exit.isSuccess(exit) ? Effect.void : statement(connection, `ROLLBACK TO SAVEPOINT ${name}`)
+        ),
         Effect.flatten
       )
     )

@@ -37,13 +37,16 @@ const recordingStore = (options: { readonly failing?: string } = {}) => {
   return { log, connection, atomically: transactor.atomically }
 }
 
+const defectOf = <A, E>(exit: Exit.Exit<A, E>) =>
+  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
+
 const openTransaction = Effect.map(
   Effect.serviceOption(SqlClient.TransactionConnection),
   Option.map(([connection, depth]) => ({ connection, depth }))
 )
 
 describe("SqlTransactor", () => {
-  it.effect("commits a success with the transaction's connection in the fiber's context, then gives the context back", () =>
+  it.effect("commits a success with the connection in the fiber's context, then gives the context back", () =>
     Effect.gen(function*() {
       const { atomically, connection, log } = recordingStore()
       const inside = yield* atomically(openTransaction)
@@ -58,7 +61,7 @@ describe("SqlTransactor", () => {
       assert.strictEqual(yield* Effect.flip(atomically(Effect.fail("no"))), "no")
       assert.isTrue(Option.isNone(yield* openTransaction))
       const died = yield* Effect.exit(atomically(Effect.die("boom")))
-      assert.isTrue(Exit.isFailure(died) && Option.getOrUndefined(Cause.dieOption(died.cause)) === "boom")
+      assert.strictEqual(defectOf(died), "boom")
       assert.isTrue(Option.isNone(yield* openTransaction))
       const started = yield* Deferred.make<void>()
       const fiber = yield* Effect.fork(atomically(Effect.zipRight(Deferred.succeed(started, undefined), Effect.never)))
@@ -105,7 +108,7 @@ describe("SqlTransactor", () => {
     Effect.gen(function*() {
       const { atomically, log } = recordingStore({ failing: "SAVEPOINT effect_sql_1" })
       const exit = yield* Effect.exit(atomically(atomically(Effect.void)))
-      assert.isTrue(Exit.isFailure(exit) && Option.getOrUndefined(Cause.dieOption(exit.cause)) instanceof SqlError.SqlError)
+      assert.instanceOf(defectOf(exit), SqlError.SqlError)
       assert.deepStrictEqual(log, ["acquire", "BEGIN", "SAVEPOINT effect_sql_1", "ROLLBACK", "release"])
     }))
 
