@@ -29,8 +29,8 @@ const acquire = (pool: Pg.Pool) =>
     })
   })
 
-// A BEGIN, COMMIT or ROLLBACK that fails may leave the session inside a transaction: its client
-// must not go back to the pool.
+// A BEGIN, COMMIT or ROLLBACK that fails leaves the session in a state not known, perhaps inside a
+// transaction: its client must not go back to the pool.
 const control = (connection: PgReservedConnection, text: string) =>
   Effect.catchAll(connection.execute(text, [], undefined), (error) => {
     connection.discard(error)

@@ -116,16 +116,17 @@ describe("SqlTransactor", () => {
     Effect.gen(function*() {
       const log: Array<string> = []
       const connection = connectionOf(log)
+      const waiting = yield* Deferred.make<void>()
       const { atomically } = SqlTransactor.make<void>({
         joins: () => true,
-        acquire: (restore) => restore(Effect.never),
+        acquire: (restore) => Effect.zipRight(Deferred.succeed(waiting, undefined), restore(Effect.never)),
         connection: () => connection,
         begin: (_, body) => body,
         end: (_, exit) => exit,
         release: () => Effect.sync(() => log.push("release"))
       })
       const fiber = yield* Effect.fork(atomically(Effect.void))
-      yield* Effect.yieldNow()
+      yield* Deferred.await(waiting)
       assert.isTrue(Exit.isInterrupted(yield* Fiber.interrupt(fiber)))
       assert.deepStrictEqual(log, [])
     }))
