@@ -3,9 +3,9 @@
  * connection and then only binds and executes it. Outside a transaction a statement runs on the
  * pool; inside one, on the transaction's client.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import type { SqlError } from "@effect/sql"
 import { Prepared } from "@wms/sql"
-import { Context, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type * as Pg from "pg"
 import { PgPool } from "./PgPool.js"
 import { failure, PgReservedConnection } from "./PgReservedConnection.js"
@@ -33,21 +33,18 @@ const nameOf = (text: string) => {
 export const layer = Layer.effect(
   Prepared.Prepared,
   Effect.map(PgPool, (pool) =>
-    Prepared.Prepared.of({
-      prepare: <Row extends object>(text: string): Prepared.PreparedStatement<Row> => {
-        const name = nameOf(text)
-        const numbered = Prepared.numberPlaceholders(text)
-        return (params) =>
-          Effect.contextWithEffect((context) => {
-            const config = { name, text: numbered, values: params as Array<unknown> }
-            const open = Context.getOption(context, SqlClient.TransactionConnection)
-            if (open._tag === "None") return onPool<Row>(pool, config)
-            const [conn] = open.value
-            // A transaction opened by `sql.withTransaction` holds @effect/sql-pg's connection,
-            // whose client is not reachable: the statement runs there unnamed.
-            const rows = conn instanceof PgReservedConnection ? conn.rows(config) : conn.execute(numbered, params, undefined)
-            return rows as Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
-          })
+    Prepared.make(<Row extends object>(text: string): Prepared.Runner<Row> => {
+      const name = nameOf(text)
+      const numbered = Prepared.numberPlaceholders(text)
+      const config = (params: ReadonlyArray<unknown>) => ({ name, text: numbered, values: params as Array<unknown> })
+      return {
+        outside: (params) => onPool<Row>(pool, config(params)),
+        // A transaction opened by `sql.withTransaction` holds @effect/sql-pg's connection, whose
+        // client is not reachable: the statement runs there unnamed.
+        inside: (connection, params) =>
+          connection instanceof PgReservedConnection
+            ? connection.rows(config(params))
+            : connection.execute(numbered, params, undefined) as Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
       }
     }))
 )

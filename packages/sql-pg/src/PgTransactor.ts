@@ -1,73 +1,53 @@
 /**
  * Transactions on PostgreSQL, on a client held from the store's pool: `sql` templates and prepared
- * statements inside run on it. Nested calls take a savepoint, as `sql.withTransaction` does, and
- * SQL failures become defects.
+ * statements inside run on it. The rest (savepoints, the fiber's context, defects) is
+ * `SqlTransactor`'s, shared with SQLite.
  */
-import { SqlClient, type SqlConnection, SqlError } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql"
 import { Transactor } from "@wms/core"
-import { Effect, Layer, Scope } from "effect"
+import { SqlTransactor } from "@wms/sql"
+import { Effect, Exit, Layer } from "effect"
 import type * as Pg from "pg"
 import { PgPool } from "./PgPool.js"
 import { PgReservedConnection } from "./PgReservedConnection.js"
 
-const exec = (statement: string) => (conn: SqlConnection.Connection): Effect.Effect<void, SqlError.SqlError> =>
-  Effect.asVoid(conn.executeUnprepared(statement, [], undefined))
-
-// A COMMIT or ROLLBACK that fails may leave the session inside the transaction: its client must
-// not go back to the pool.
-const end = (statement: string) => (conn: SqlConnection.Connection) =>
-  Effect.tapError(exec(statement)(conn), (error) =>
-    Effect.sync(() => {
-      if (conn instanceof PgReservedConnection) conn.discard(error)
-    }))
-
-// A client of the pool, held until the returned scope closes. Built by hand rather than with
-// `acquireRelease` and `Scope.extend`, which cost about 50 µs more a transaction; safe because
-// `makeWithTransaction` runs it uninterruptibly.
+// A client of the pool, taken with pg's callback rather than `acquireRelease` and `Scope.extend`:
+// the transactor gives it back. Its wait is not interruptible: a client that came after its taker
+// had gone would never go back to the pool.
 const acquire = (pool: Pg.Pool) =>
-  Effect.async<readonly [Scope.CloseableScope, PgReservedConnection], SqlError.SqlError>((resume) => {
+  Effect.async<PgReservedConnection>((resume) => {
     pool.connect((error, client) => {
       if (error || !client) {
-        return resume(Effect.fail(
+        return resume(Effect.die(
           new SqlError.SqlError({
             cause: error ?? new Error("No client returned"),
             message: "Failed to acquire connection for transaction"
           })
         ))
       }
-      const connection = new PgReservedConnection(client, pool)
-      resume(Effect.flatMap(Scope.make(), (scope) =>
-        Effect.as(
-          Scope.addFinalizer(scope, Effect.sync(() => connection.release())),
-          [scope, connection] as const
-        )))
+      resume(Effect.succeed(new PgReservedConnection(client, pool)))
     })
+  })
+
+// A BEGIN, COMMIT or ROLLBACK that fails leaves the session in a state not known, perhaps inside a
+// transaction: its client must not go back to the pool.
+const control = (connection: PgReservedConnection, text: string) =>
+  Effect.catchAll(connection.execute(text, [], undefined), (error) => {
+    connection.discard(error)
+    return Effect.die(error)
   })
 
 export const layer = Layer.effect(
   Transactor,
-  Effect.gen(function*() {
-    const pool = yield* PgPool
-    const { config } = yield* PgClient.PgClient
-    const withTransaction = SqlClient.makeWithTransaction({
-      transactionTag: SqlClient.TransactionConnection,
-      // Those of @effect/sql-pg's own transactions.
-      spanAttributes: [
-        ["db.system.name", "postgresql"],
-        ["db.namespace", config.database ?? config.username ?? "postgres"],
-        ["server.address", config.host ?? "localhost"],
-        ["server.port", config.port ?? 5432]
-      ],
-      acquireConnection: acquire(pool),
-      begin: exec("BEGIN"),
-      savepoint: (conn, id) => exec(`SAVEPOINT effect_sql_${id}`)(conn),
-      commit: end("COMMIT"),
-      rollback: end("ROLLBACK"),
-      rollbackSavepoint: (conn, id) => exec(`ROLLBACK TO SAVEPOINT effect_sql_${id}`)(conn)
-    })
-    return Transactor.of({
-      atomically: (effect) => withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)) as typeof effect
-    })
-  })
+  Effect.map(PgPool, (pool) =>
+    SqlTransactor.make({
+      // Any open transaction, `sql.withTransaction`'s of @effect/sql-pg too, runs on this database.
+      joins: () => true,
+      acquire: () => acquire(pool),
+      connection: (connection) => connection,
+      begin: (connection, body) => Effect.zipRight(control(connection, "BEGIN"), body),
+      end: (connection, exit) =>
+        Effect.zipRight(control(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK"), exit),
+      release: (connection) => Effect.sync(() => connection.release())
+    }))
 )

@@ -164,8 +164,9 @@ describe("PgPrepared", () => {
         const error = yield* Effect.flip(missing([1]))
         assert.instanceOf(error, SqlError.SqlError)
         yield* insert([1, "one"])
+        // A transaction answers its body's failure as it is, as on SQLite, and rolls back.
         const duplicate = yield* Effect.exit(atomically(insert([1, "again"])))
-        assert.instanceOf(defectOf(duplicate), SqlError.SqlError)
+        assert.instanceOf(failureOf(duplicate), SqlError.SqlError)
         yield* assertSettled
       }))
 

@@ -2,7 +2,7 @@
  * The store's `SqlClient` on better-sqlite3, adapted from `SqliteClient.make` of
  * @effect/sql-sqlite-node. That client keeps its connection to itself, and the store needs it: its
  * `Prepared` statements run on the same connection, without @effect/sql's compiling of a template,
- * prepare cache and spans on every call (about 25 µs of a 30 µs statement).
+ * prepare cache and spans on every call, which are most of a template statement's time.
  *
  * As there: one connection in WAL mode, guarded by a semaphore of one permit. A statement outside
  * a transaction takes the permit only to acquire the connection (better-sqlite3 runs it

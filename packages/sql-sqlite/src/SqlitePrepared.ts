@@ -2,10 +2,10 @@
  * `Prepared` on the store's one connection: each text prepared once, and run synchronously, with
  * none of @effect/sql's compiling, prepare cache or spans.
  */
-import { SqlClient, type SqlConnection, type SqlError } from "@effect/sql"
+import type { SqlConnection, SqlError } from "@effect/sql"
 import { Prepared } from "@wms/sql"
 import type Sqlite from "better-sqlite3"
-import { Context, Effect } from "effect"
+import { Effect } from "effect"
 import { executeError, prepareError, rowsOf } from "./SqliteStatement.js"
 
 export interface Connection {
@@ -31,36 +31,31 @@ export const make = ({ connection, db, semaphore, transactionOpen }: Connection)
   }
   const locked = semaphore.withPermits(1)
 
-  return Prepared.Prepared.of({
-    prepare: <Row extends object>(text: string): Prepared.PreparedStatement<Row> => {
-      // Prepared at the first run, once the migrations have made the tables it names.
-      let statement: Sqlite.Statement | undefined
-      const execute = (params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError> => {
-        if (statement === undefined) {
-          try {
-            statement = statementOf(text)
-          } catch (cause) {
-            return Effect.fail(prepareError(cause))
-          }
-        }
+  return Prepared.make(<Row extends object>(text: string): Prepared.Runner<Row> => {
+    // Prepared at the first run, once the migrations have made the tables it names.
+    let statement: Sqlite.Statement | undefined
+    const execute = (params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError> => {
+      if (statement === undefined) {
         try {
-          return Effect.succeed(rowsOf(statement, params) as ReadonlyArray<Row>)
+          statement = statementOf(text)
         } catch (cause) {
-          return Effect.fail(executeError(cause))
+          return Effect.fail(prepareError(cause))
         }
       }
-      return (params) =>
-        Effect.withFiberRuntime((fiber) => {
-          // With no transaction open the statement runs at once: it runs to its end synchronously,
-          // so no transaction can begin before it is done, and taking the permit (4 to 8 µs) only
-          // to release it would change nothing.
-          if (!transactionOpen()) return execute(params)
-          const transaction = Context.getOption(fiber.currentContext, SqlClient.TransactionConnection)
-          // The fiber of the open transaction holds the permit already; any other waits for its end.
-          return transaction._tag === "Some" && transaction.value[0] === connection
-            ? execute(params)
-            : locked(Effect.suspend(() => execute(params)))
-        })
+      try {
+        return Effect.succeed(rowsOf(statement, params) as ReadonlyArray<Row>)
+      } catch (cause) {
+        return Effect.fail(executeError(cause))
+      }
+    }
+    // Another fiber's transaction holds the permit: wait for its end rather than see its writes.
+    const afterTransaction = (params: ReadonlyArray<unknown>) => locked(Effect.suspend(() => execute(params)))
+    // With no transaction open the statement runs at once: it runs to its end synchronously, so no
+    // transaction can begin before it is done, and taking the permit only to release it would
+    // change nothing.
+    return {
+      outside: (params) => transactionOpen() ? afterTransaction(params) : execute(params),
+      inside: (open, params) => open === connection || !transactionOpen() ? execute(params) : afterTransaction(params)
     }
   })
 }

@@ -3,8 +3,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { type Carrier, CarrierRepository } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
-import { lockClause, windowClause } from "./SqlMasterData.js"
+import { Effect, Layer } from "effect"
+import { lockClause, windowClause } from "./Fragments.js"
+import { first, insertReturningKey, returnsRow, rows, run } from "./Query.js"
 
 export const layer = Layer.effect(
   CarrierRepository,
@@ -14,35 +15,14 @@ export const layer = Layer.effect(
 
     return CarrierRepository.of({
       list: (siteId, window) =>
-        sql<Carrier>`SELECT ${columns} FROM carriers WHERE site_id = ${siteId}
-          ORDER BY id ${windowClause(sql, window)}`.pipe(
-          Effect.orDie
-        ),
+        rows(sql<Carrier>`SELECT ${columns} FROM carriers WHERE site_id = ${siteId}
+          ORDER BY id ${windowClause(sql, window)}`),
       find: (id, lock) =>
-        sql<Carrier>`SELECT ${columns} FROM carriers WHERE id = ${id} ${lockClause(sql, lock)}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie
-        ),
-      insert: (siteId, input) =>
-        sql<{ id: number }>`INSERT INTO carriers ${sql.insert({ site_id: siteId, ...input })} RETURNING id`.pipe(
-          Effect.map((rows) => rows[0].id),
-          Effect.orDie
-        ),
-      update: (id, input) =>
-        sql<{ id: number }>`UPDATE carriers SET ${sql.update(input)} WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
-      isReferenced: (id) =>
-        sql`SELECT 1 AS used FROM orders WHERE carrier_id = ${id} LIMIT 1`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
-      remove: (id) =>
-        sql`DELETE FROM carriers WHERE id = ${id}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+        first(sql<Carrier>`SELECT ${columns} FROM carriers WHERE id = ${id} ${lockClause(sql, lock)}`),
+      insert: (siteId, input) => insertReturningKey(sql, "carriers", { site_id: siteId, ...input }),
+      update: (id, input) => returnsRow(sql`UPDATE carriers SET ${sql.update(input)} WHERE id = ${id} RETURNING id`),
+      isReferenced: (id) => returnsRow(sql`SELECT 1 AS used FROM orders WHERE carrier_id = ${id} LIMIT 1`),
+      remove: (id) => run(sql`DELETE FROM carriers WHERE id = ${id}`)
     })
   })
 )

@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { EventPublisher } from "@wms/core"
 import { Clock, Effect, Layer } from "effect"
 import { type BulkInsert, makeBulkInsert } from "./Batches.js"
+import { query } from "./Query.js"
 
 const events: BulkInsert = { table: "events", columns: ["event_type", "site_id", "client_id", "created_at", "data"] }
 
@@ -15,7 +16,7 @@ export const layer = Layer.effect(
     const bulkInsert = makeBulkInsert(sql)
     return EventPublisher.of({
       publish: (event) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
           yield* sql`INSERT INTO events ${
             sql.insert({
@@ -26,13 +27,13 @@ export const layer = Layer.effect(
               data: JSON.stringify(event.data)
             })
           }`
-        }).pipe(Effect.orDie),
+        })),
       publishAll: (all) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
           yield* bulkInsert(events, all, (params, event) =>
             params.push(event.event_type, event.site_id, event.client_id, createdAt, JSON.stringify(event.data)))
-        }).pipe(Effect.orDie)
+        }))
     })
   })
 )

@@ -1,15 +1,13 @@
 /**
  * Stock contents, the ledger and lost-and-found items on @effect/sql.
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "@wms/core"
-import type { Scope } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
-import { lockClause } from "./SqlMasterData.js"
-
-const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+import { lockClause, visibleIn } from "./Fragments.js"
+import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
 const transactions: BulkInsert = {
   table: "inventory_transactions",
@@ -38,69 +36,39 @@ export const layer = Layer.effect(
     const forUpdate = lockClause(sql, "update")
     const bulkInsert = makeBulkInsert(sql)
 
-    /** The rows of table alias `t` that a scope may see. */
-    const visible = (t: string, scope: Scope) =>
-      scope.client_id === null
-        ? sql`${sql(t)}.site_id = ${scope.site_id}`
-        : sql`${sql(t)}.site_id = ${scope.site_id} AND ${sql(t)}.client_id = ${scope.client_id}`
-
-    const contentsWithDescription = (where: ReturnType<typeof visible>) =>
+    const contentsWithDescription = (where: Statement.Fragment) =>
       sql<ContentWithDescription>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id, c.loc_id, c.tag_id,
           c.expiry_date, c.qty, c.qty_allocated, c.qty_tasked_from, c.created_at, s.description
         FROM contents c LEFT JOIN skus s ON s.site_id = c.site_id AND s.sku_id = c.sku_id
         WHERE ${where} ORDER BY c.content_id`
 
-    const lostAndFound = (where: ReturnType<typeof visible>) =>
+    const lostAndFound = (where: Statement.Fragment) =>
       sql<LostAndFoundItem & { description: string | null }>`SELECT l.*, s.description
         FROM lost_and_found l LEFT JOIN skus s ON s.site_id = l.site_id AND s.sku_id = l.sku_id
         WHERE ${where} ORDER BY l.id`
 
     return InventoryRepository.of({
-      listContents: (scope) =>
-        contentsWithDescription(sql`${visible("c", scope)} AND c.qty > 0`).pipe(
-          Effect.orDie
-        ),
+      listContents: (scope) => rows(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.qty > 0`)),
       findContent: (scope, contentId) =>
-        contentsWithDescription(sql`${visible("c", scope)} AND c.content_id = ${contentId}`).pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
+        first(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId}`)),
       lockContent: (scope, contentId) =>
-        sql<Content>`SELECT * FROM contents c WHERE ${visible("c", scope)} AND c.content_id = ${contentId} ${forUpdate}`
-          .pipe(Effect.map(first), Effect.orDie),
+        first(sql<Content>`SELECT * FROM contents c
+          WHERE ${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId} ${forUpdate}`),
       lockContentAt: (owner, key) =>
-        sql<Content>`SELECT * FROM contents WHERE site_id = ${owner.site_id}
+        first(sql<Content>`SELECT * FROM contents WHERE site_id = ${owner.site_id}
           AND ${owner.client_id === null ? sql`client_id IS NULL` : sql`client_id = ${owner.client_id}`}
           AND sku_id = ${key.sku_id} AND loc_id = ${key.loc_id}
           AND ${key.tag_id === null ? sql`TRUE` : sql`tag_id = ${key.tag_id}`}
           AND ${key.expiry_date === null ? sql`expiry_date IS NULL` : sql`expiry_date = ${key.expiry_date}`}
-          ORDER BY content_id LIMIT 1 ${forUpdate}`.pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
-      insertContent: (content) =>
-        sql<{ content_id: number }>`INSERT INTO contents ${sql.insert(content)} RETURNING content_id`.pipe(
-          Effect.map((rows) => rows[0].content_id),
-          Effect.orDie
-        ),
+          ORDER BY content_id LIMIT 1 ${forUpdate}`),
+      insertContent: (content) => insertReturningKey(sql, "contents", content, "content_id"),
       setQuantities: (contentId, q) =>
-        sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
-          qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
-      nextTagId: (siteId) =>
-        nextCounterValue(sql, siteId, "tag").pipe(
-          Effect.map((n) => `T${String(n).padStart(8, "0")}`),
-          Effect.orDie
-        ),
-      appendTransaction: (entry) =>
-        sql<{ id: number }>`INSERT INTO inventory_transactions ${sql.insert(entry)} RETURNING id`.pipe(
-          Effect.map((rows) => rows[0].id),
-          Effect.orDie
-        ),
+        run(sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
+          qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`),
+      nextTagId: (siteId) => query(nextCounterValue(sql, siteId, "tag"), (n) => `T${String(n).padStart(8, "0")}`),
+      appendTransaction: (entry) => insertReturningKey(sql, "inventory_transactions", entry),
       appendTransactions: (entries) =>
-        bulkInsert(transactions, entries, (params, entry) =>
+        run(bulkInsert(transactions, entries, (params, entry) =>
           params.push(
             entry.site_id,
             entry.client_id,
@@ -116,9 +84,9 @@ export const layer = Layer.effect(
             entry.order_id,
             entry.line_id,
             entry.notes
-          )).pipe(Effect.asVoid, Effect.orDie),
+          ))),
       changeAllocation: (changes) =>
-        Effect.forEach(
+        query(Effect.forEach(
           chunked(
             [...changes].filter(([, delta]) => delta !== 0).sort(([a], [b]) => a - b),
             rowsPerStatement(2)
@@ -146,28 +114,16 @@ export const layer = Layer.effect(
               }
             }),
           { discard: true }
-        ).pipe(Effect.orDie),
+        )),
       listTransactions: (scope) =>
-        sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} ORDER BY t.id`.pipe(
-          Effect.orDie
-        ),
+        rows(sql<LedgerEntry>`SELECT * FROM inventory_transactions t
+          WHERE ${visibleIn(sql, scope, "t")} ORDER BY t.id`),
       findTransaction: (scope, id) =>
-        sql<LedgerEntry>`SELECT * FROM inventory_transactions t WHERE ${visible("t", scope)} AND t.id = ${id}`.pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
-      insertLostAndFound: (item) =>
-        sql<{ id: number }>`INSERT INTO lost_and_found ${sql.insert(item)} RETURNING id`.pipe(
-          Effect.map((rows) => rows[0].id),
-          Effect.orDie
-        ),
-      listLostAndFound: (scope) =>
-        lostAndFound(visible("l", scope)).pipe(Effect.orDie),
-      findLostAndFound: (scope, id) =>
-        lostAndFound(sql`${visible("l", scope)} AND l.id = ${id}`).pipe(
-          Effect.map(first),
-          Effect.orDie
-        )
+        first(sql<LedgerEntry>`SELECT * FROM inventory_transactions t
+          WHERE ${visibleIn(sql, scope, "t")} AND t.id = ${id}`),
+      insertLostAndFound: (item) => insertReturningKey(sql, "lost_and_found", item),
+      listLostAndFound: (scope) => rows(lostAndFound(visibleIn(sql, scope, "l"))),
+      findLostAndFound: (scope, id) => first(lostAndFound(sql`${visibleIn(sql, scope, "l")} AND l.id = ${id}`))
     })
   })
 )

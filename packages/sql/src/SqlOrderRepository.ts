@@ -6,10 +6,11 @@
  */
 import { SqlClient } from "@effect/sql"
 import { type OrderLineRow, type OrderLineWrite, OrderRepository, type OrderRow, type Scope, type StoredOrder } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { chunked } from "./Batches.js"
 import { inTexts } from "./Dialect.js"
 import { Prepared, type PreparedStatement } from "./Prepared.js"
+import { first, query, returnsRow, rows } from "./Query.js"
 
 // An order's lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`: one row per
 // order reads far fewer cells than a join repeating the header on every line.
@@ -99,97 +100,67 @@ export const layer = Layer.effect(
     )
 
     return OrderRepository.of({
-      list: (scope, withLines) =>
-        (withLines ? listWithLines : listHeaders)(scope, []).pipe(
-          Effect.map((rows) => rows.map(toStored)),
-          Effect.orDie
-        ),
-      find: (scope, orderId) =>
-        findOrder(scope, [orderId]).pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
-          Effect.orDie
-        ),
+      list: (scope, withLines) => rows((withLines ? listWithLines : listHeaders)(scope, []), toStored),
+      find: (scope, orderId) => first(findOrder(scope, [orderId]), toStored),
       findMany: (refs) =>
-        Effect.forEach(chunked(refs, 5_000), (chunk) =>
-          sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`).pipe(
-          Effect.map((groups) => groups.flat().map(toStored)),
-          Effect.orDie
+        query(
+          Effect.forEach(chunked(refs, 5_000), (chunk) =>
+            sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`),
+          (groups) => groups.flat().map(toStored)
         ),
       insert: (order) =>
-        insertOrder([
-          order.owner.site_id,
-          order.owner.client_id,
-          order.order_id,
-          order.order_date,
-          order.status_id,
-          order.customer_id,
-          order.ship_by_date,
-          order.carrier_id,
-          order.ship_dock,
-          order.created_at,
-          order.created_by
-        ]).pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.id)),
-          Effect.orDie
+        first(
+          insertOrder([
+            order.owner.site_id,
+            order.owner.client_id,
+            order.order_id,
+            order.order_date,
+            order.status_id,
+            order.customer_id,
+            order.ship_by_date,
+            order.carrier_id,
+            order.ship_dock,
+            order.created_at,
+            order.created_by
+          ]),
+          (row) => row.id
         ),
       update: (ref, changes) =>
-        (Object.keys(changes).length === 0
-          ? sql<{ id: number }>`SELECT id FROM orders WHERE id = ${ref}`
-          : sql<{ id: number }>`UPDATE orders SET ${sql.update(changes)} WHERE id = ${ref} RETURNING id`).pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
+        returnsRow(
+          Object.keys(changes).length === 0
+            ? sql`SELECT id FROM orders WHERE id = ${ref}`
+            : sql`UPDATE orders SET ${sql.update(changes)} WHERE id = ${ref} RETURNING id`
         ),
       lock: (ref) =>
         // A no-op update takes the row lock on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the file already.
-        sql<{ status_id: number }>`UPDATE orders SET status_id = status_id WHERE id = ${ref} RETURNING status_id`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.status_id)),
-          Effect.orDie
+        first(
+          sql<{ status_id: number }>`UPDATE orders SET status_id = status_id WHERE id = ${ref} RETURNING status_id`,
+          (row) => row.status_id
         ),
       remove: (ref) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           // Explicit, so the lines go even where foreign keys are not enforced.
           yield* sql`DELETE FROM order_lines WHERE order_ref = ${ref}`
           yield* sql`DELETE FROM orders WHERE id = ${ref}`
-        }).pipe(Effect.orDie),
+        })),
       lineNumbers: (ref) =>
-        sql<{ line: number }>`SELECT line FROM order_lines WHERE order_ref = ${ref}`.pipe(
-          Effect.map((rows) => rows.map((row) => row.line)),
-          Effect.orDie
-        ),
+        rows(sql<{ line: number }>`SELECT line FROM order_lines WHERE order_ref = ${ref}`, (row) => row.line),
       insertLines: (ref, lines) =>
-        lines.length === 0 ? Effect.succeed([]) : insertLineRows(ref, lines).pipe(
-          Effect.map((rows) => {
-            const inserted = new Set(rows.map((row) => row.line))
-            return lines.map((line) => line.line).filter((line) => !inserted.has(line))
-          }),
-          Effect.orDie
-        ),
+        lines.length === 0 ? Effect.succeed([]) : query(insertLineRows(ref, lines), (inserted) => {
+          const numbers = new Set(inserted.map((row) => row.line))
+          return lines.map((line) => line.line).filter((line) => !numbers.has(line))
+        }),
       updateLine: (ref, line) =>
-        sql<{ line: number }>`UPDATE order_lines SET sku_id = ${line.sku_id}, qty = ${line.qty}
-          WHERE order_ref = ${ref} AND line = ${line.line} RETURNING line`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        returnsRow(sql`UPDATE order_lines SET sku_id = ${line.sku_id}, qty = ${line.qty}
+          WHERE order_ref = ${ref} AND line = ${line.line} RETURNING line`),
       removeLine: (ref, line) =>
-        sql<{ line: number }>`DELETE FROM order_lines WHERE order_ref = ${ref} AND line = ${line} RETURNING line`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
-      customerVisible: (scope, customerId) =>
-        customerVisible(scope, [customerId]).pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
-      carrierVisible: (scope, carrierId) =>
-        carrierVisible([carrierId, scope.site_id]).pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        returnsRow(sql`DELETE FROM order_lines WHERE order_ref = ${ref} AND line = ${line} RETURNING line`),
+      customerVisible: (scope, customerId) => returnsRow(customerVisible(scope, [customerId])),
+      carrierVisible: (scope, carrierId) => returnsRow(carrierVisible([carrierId, scope.site_id])),
       visibleSkus: (scope, skuIds) =>
-        skuIds.length === 0 ? Effect.succeed(new Set<string>()) : visibleSkus(scope, [skuIn.bind(skuIds)]).pipe(
-          Effect.map((rows) => new Set(rows.map((row) => row.sku_id))),
-          Effect.orDie
-        )
+        skuIds.length === 0
+          ? Effect.succeed(new Set<string>())
+          : query(visibleSkus(scope, [skuIn.bind(skuIds)]), (found) => new Set(found.map((row) => row.sku_id)))
     })
   })
 )

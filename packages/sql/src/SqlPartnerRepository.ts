@@ -3,8 +3,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { ClientId, type Partner, type PartnerKind, PartnerRepository, SiteId } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
-import { lockClause, visibleIn, windowClause } from "./SqlMasterData.js"
+import { Effect, Layer } from "effect"
+import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { first, insertReturningKey, returnsRow, rows, run } from "./Query.js"
 
 interface PartnerRow {
   readonly id: number
@@ -42,51 +43,31 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const table = (kind: PartnerKind) => sql(tables[kind])
 
-    const referrers = (kind: PartnerKind, id: number) =>
-      kind === "customer"
-        ? sql`SELECT 1 AS used FROM orders WHERE customer_id = ${id} LIMIT 1`
-        : sql`SELECT 1 AS used FROM preadvices WHERE supplier_id = ${id} LIMIT 1`
-
     return PartnerRepository.of({
       list: (kind, scope, window) =>
-        sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE ${visibleIn(sql, scope)}
-          ORDER BY id ${windowClause(sql, window)}`.pipe(
-          Effect.map((rows) => rows.map(toPartner)),
-          Effect.orDie
+        rows(
+          sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE ${visibleIn(sql, scope)}
+            ORDER BY id ${windowClause(sql, window)}`,
+          toPartner
         ),
       find: (kind, id, lock) =>
-        sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE id = ${id} ${lockClause(sql, lock)}`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({
-              owner: {
-                site_id: SiteId.make(row.site_id),
-                client_id: row.client_id === null ? null : ClientId.make(row.client_id)
-              },
-              record: toPartner(row)
-            }))
-          ),
-          Effect.orDie
-        ),
-      insert: (kind, owner, input) =>
-        sql<{ id: number }>`INSERT INTO ${table(kind)} ${sql.insert({ ...owner, ...input })} RETURNING id`.pipe(
-          Effect.map((rows) => rows[0].id),
-          Effect.orDie
-        ),
+        first(sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE id = ${id} ${lockClause(sql, lock)}`, (row) => ({
+          owner: {
+            site_id: SiteId.make(row.site_id),
+            client_id: row.client_id === null ? null : ClientId.make(row.client_id)
+          },
+          record: toPartner(row)
+        })),
+      insert: (kind, owner, input) => insertReturningKey(sql, tables[kind], { ...owner, ...input }),
       update: (kind, id, input) =>
-        sql<{ id: number }>`UPDATE ${table(kind)} SET ${sql.update(input)} WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        returnsRow(sql`UPDATE ${table(kind)} SET ${sql.update(input)} WHERE id = ${id} RETURNING id`),
       isReferenced: (kind, id) =>
-        referrers(kind, id).pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+        returnsRow(
+          kind === "customer"
+            ? sql`SELECT 1 AS used FROM orders WHERE customer_id = ${id} LIMIT 1`
+            : sql`SELECT 1 AS used FROM preadvices WHERE supplier_id = ${id} LIMIT 1`
         ),
-      remove: (kind, id) =>
-        sql`DELETE FROM ${table(kind)} WHERE id = ${id}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+      remove: (kind, id) => run(sql`DELETE FROM ${table(kind)} WHERE id = ${id}`)
     })
   })
 )

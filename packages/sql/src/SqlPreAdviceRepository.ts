@@ -5,16 +5,16 @@
 import { SqlClient } from "@effect/sql"
 import {
   ClientId,
-  type PreAdvicePage,
   PreAdviceRepository,
-  type Scope,
   SiteId,
   type StatusId,
   type StoredPreAdvice,
   type StoredPreAdviceLine,
   UserId
 } from "@wms/core"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { Array as Arr, Effect, Layer } from "effect"
+import { visibleIn, windowClause } from "./Fragments.js"
+import { first, query, returnsRow, rows, run } from "./Query.js"
 
 interface PreAdviceRow {
   readonly id: number
@@ -70,17 +70,6 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    // SQLite accepts OFFSET only after a LIMIT; the largest INTEGER stands for "no limit".
-    const window = (page: PreAdvicePage) =>
-      page.limit === undefined && page.offset === undefined
-        ? sql``
-        : sql`LIMIT ${page.limit ?? 2147483647} OFFSET ${page.offset ?? 0}`
-
-    const ownedBy = (alias: string, scope: Scope) =>
-      scope.client_id === null
-        ? sql`${sql(alias)}.site_id = ${scope.site_id}`
-        : sql`${sql(alias)}.site_id = ${scope.site_id} AND ${sql(alias)}.client_id = ${scope.client_id}`
-
     const selectHeader = sql`SELECT p.id, p.site_id, p.pre_advice_id, p.client_id, p.status_id, p.supplier_id,
         s.name AS supplier_name, p.created_at, p.created_by
       FROM preadvices p LEFT JOIN suppliers s ON s.id = p.supplier_id`
@@ -89,100 +78,82 @@ export const layer = Layer.effect(
 
     return PreAdviceRepository.of({
       list: (scope, page) =>
-        sql<PreAdviceRow>`${selectHeader} WHERE ${ownedBy("p", scope)} ORDER BY p.id ${window(page)}`.pipe(
-          Effect.map((rows) => rows.map(toPreAdvice)),
-          Effect.orDie
+        rows(
+          sql<PreAdviceRow>`${selectHeader} WHERE ${visibleIn(sql, scope, "p")}
+            ORDER BY p.id ${windowClause(sql, page)}`,
+          toPreAdvice
         ),
       find: (siteId, preAdviceId) =>
-        sql<PreAdviceRow>`${selectHeader} WHERE p.site_id = ${siteId} AND p.pre_advice_id = ${preAdviceId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toPreAdvice)),
-          Effect.orDie
+        first(
+          sql<PreAdviceRow>`${selectHeader} WHERE p.site_id = ${siteId} AND p.pre_advice_id = ${preAdviceId}`,
+          toPreAdvice
         ),
       insert: (p) =>
-        sql<{ id: number }>`INSERT INTO preadvices
-            (site_id, pre_advice_id, client_id, status_id, supplier_id, created_at, created_by)
-          VALUES (${p.site_id}, ${p.pre_advice_id}, ${p.client_id}, ${p.status_id}, ${p.supplier_id},
-            ${p.created_at}, ${p.created_by})
-          ON CONFLICT (site_id, pre_advice_id) DO NOTHING RETURNING id`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.id)),
-          Effect.orDie
+        first(
+          sql<{ id: number }>`INSERT INTO preadvices
+              (site_id, pre_advice_id, client_id, status_id, supplier_id, created_at, created_by)
+            VALUES (${p.site_id}, ${p.pre_advice_id}, ${p.client_id}, ${p.status_id}, ${p.supplier_id},
+              ${p.created_at}, ${p.created_by})
+            ON CONFLICT (site_id, pre_advice_id) DO NOTHING RETURNING id`,
+          (row) => row.id
         ),
       // An UPDATE takes the row lock on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the file.
-      lock: (ref) =>
-        sql<{ id: number }>`UPDATE preadvices SET status_id = status_id WHERE id = ${ref} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+      lock: (ref) => returnsRow(sql`UPDATE preadvices SET status_id = status_id WHERE id = ${ref} RETURNING id`),
       update: (ref, changes) => {
         const set = defined(changes)
         return Object.keys(set).length === 0
           ? Effect.void
-          : sql`UPDATE preadvices SET ${sql.update(set)} WHERE id = ${ref}`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+          : run(sql`UPDATE preadvices SET ${sql.update(set)} WHERE id = ${ref}`)
       },
       remove: (ref) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           yield* sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref}`
           yield* sql`DELETE FROM preadvices WHERE id = ${ref}`
-        }).pipe(Effect.orDie),
+        })),
       lines: (ref, page) =>
-        sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} ORDER BY line ${window(page)}`.pipe(
-          Effect.map((rows) => rows.map(toLine)),
-          Effect.orDie
-        ),
+        rows(sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} ORDER BY line ${windowClause(sql, page)}`, toLine),
       findLine: (ref, line) =>
-        sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toLine)),
-          Effect.orDie
-        ),
+        first(sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} AND line = ${line}`, toLine),
       maxLine: (ref) =>
-        sql<{ n: number }>`SELECT CAST(COALESCE(MAX(line), 0) AS INTEGER) AS n FROM preadvice_lines
-          WHERE preadvice_ref = ${ref}`.pipe(
-          Effect.map((rows) => rows[0].n),
-          Effect.orDie
+        query(
+          sql<{ n: number }>`SELECT CAST(COALESCE(MAX(line), 0) AS INTEGER) AS n FROM preadvice_lines
+            WHERE preadvice_ref = ${ref}`,
+          ([row]) => row.n
         ),
       insertLines: (ref, lines) =>
-        Effect.forEach(Arr.chunksOf(lines, chunkSize), (chunk) =>
-          sql<{ line: number }>`INSERT INTO preadvice_lines ${
-            sql.insert(chunk.map((line) => ({
-              preadvice_ref: ref,
-              line: line.line,
-              sku_id: line.sku_id,
-              qty: line.qty,
-              pallet_id: line.pallet_id,
-              client_id: line.client_id
-            })))
-          } ON CONFLICT (preadvice_ref, line) DO NOTHING RETURNING line`).pipe(
-          Effect.map((chunks) => chunks.flatMap((rows) => rows.map((row) => row.line))),
-          Effect.orDie
+        query(
+          Effect.forEach(Arr.chunksOf(lines, chunkSize), (chunk) =>
+            sql<{ line: number }>`INSERT INTO preadvice_lines ${
+              sql.insert(chunk.map((line) => ({
+                preadvice_ref: ref,
+                line: line.line,
+                sku_id: line.sku_id,
+                qty: line.qty,
+                pallet_id: line.pallet_id,
+                client_id: line.client_id
+              })))
+            } ON CONFLICT (preadvice_ref, line) DO NOTHING RETURNING line`),
+          (chunks) => chunks.flatMap((inserted) => inserted.map((row) => row.line))
         ),
       updateLine: (ref, line, changes) => {
         const set = defined(changes)
         return Object.keys(set).length === 0
           ? Effect.void
-          : sql`UPDATE preadvice_lines SET ${sql.update(set)} WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+          : run(sql`UPDATE preadvice_lines SET ${sql.update(set)} WHERE preadvice_ref = ${ref} AND line = ${line}`)
       },
-      removeLine: (ref, line) =>
-        sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref} AND line = ${line}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+      removeLine: (ref, line) => run(sql`DELETE FROM preadvice_lines WHERE preadvice_ref = ${ref} AND line = ${line}`),
       supplierName: (scope, supplierId) =>
-        sql<{ name: string }>`SELECT s.name FROM suppliers s WHERE s.id = ${supplierId} AND ${ownedBy("s", scope)}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.name)),
-          Effect.orDie
+        first(
+          sql<{ name: string }>`SELECT s.name FROM suppliers s
+            WHERE s.id = ${supplierId} AND ${visibleIn(sql, scope, "s")}`,
+          (row) => row.name
         ),
       visibleSkus: (scope, skuIds) =>
-        Effect.forEach(Arr.chunksOf(skuIds, chunkSize), (chunk) =>
-          sql<{ sku_id: string }>`SELECT k.sku_id FROM skus k
-            WHERE ${ownedBy("k", scope)} AND k.sku_id IN ${sql.in(chunk)}`).pipe(
-          Effect.map((chunks) => new Set(chunks.flatMap((rows) => rows.map((row) => row.sku_id)))),
-          Effect.orDie
+        query(
+          Effect.forEach(Arr.chunksOf(skuIds, chunkSize), (chunk) =>
+            sql<{ sku_id: string }>`SELECT k.sku_id FROM skus k
+              WHERE ${visibleIn(sql, scope, "k")} AND k.sku_id IN ${sql.in(chunk)}`),
+          (chunks) => new Set(chunks.flatMap((found) => found.map((row) => row.sku_id)))
         )
     })
   })

@@ -7,6 +7,7 @@ import { Client, ClientId, Site, SiteId, SiteRepository } from "@wms/core"
 import type { ScopeTarget } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { Prepared } from "./Prepared.js"
+import { query, returnsRow, rows } from "./Query.js"
 
 interface SiteRow {
   readonly site_id: string
@@ -63,53 +64,48 @@ export const layer = Layer.effect(
         })
 
     const lookupTarget = (id: string) =>
-      Effect.gen(function*() {
-        const site = yield* findSite(id)
-        if (Option.isSome(site)) return Option.some<ScopeTarget>({ _tag: "Site", site: site.value })
-        const rows = yield* selectClient([id])
-        return Option.map(Option.fromNullable(rows[0]), (row): ScopeTarget => ({
-          _tag: "Client",
-          client: toClient(row),
-          site: toSite({ site_id: row.site_id, name: row.site_name, fulfillment: row.fulfillment })
-        }))
-      }).pipe(Effect.tap(keep(id)), Effect.orDie)
+      query(Effect.tap(
+        Effect.gen(function*() {
+          const site = yield* findSite(id)
+          if (Option.isSome(site)) return Option.some<ScopeTarget>({ _tag: "Site", site: site.value })
+          const rows = yield* selectClient([id])
+          return Option.map(Option.fromNullable(rows[0]), (row): ScopeTarget => ({
+            _tag: "Client",
+            client: toClient(row),
+            site: toSite({ site_id: row.site_id, name: row.site_name, fulfillment: row.fulfillment })
+          }))
+        }),
+        keep(id)
+      ))
 
     return SiteRepository.of({
-      listSites: sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`.pipe(
-        Effect.map((rows) => rows.map(toSite)),
-        Effect.orDie
-      ),
-      findSite: (siteId) => findSite(siteId).pipe(Effect.orDie),
+      listSites: rows(sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`, toSite),
+      findSite: (siteId) => query(findSite(siteId)),
       insertSite: (site) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           if (!(yield* claimKey(site.site_id, "site"))) return false
           yield* sql`INSERT INTO sites (site_id, name, fulfillment)
             VALUES (${site.site_id}, ${site.name}, ${site.fulfillment ? 1 : 0})`
           return true
-        }).pipe(Effect.orDie),
+        })),
       listClients: (siteId) =>
-        sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId}
-          ORDER BY client_id`.pipe(
-          Effect.map((rows) => rows.map(toClient)),
-          Effect.orDie
+        rows(
+          sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId} ORDER BY client_id`,
+          toClient
         ),
       insertClient: (client) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           if (!(yield* claimKey(client.client_id, "client"))) return false
           yield* sql`INSERT INTO clients (client_id, site_id, name)
             VALUES (${client.client_id}, ${client.site_id}, ${client.name})`
           return true
-        }).pipe(Effect.orDie),
+        })),
       findTarget: (id) => {
         const cached = targets.get(id)
         return cached === undefined ? lookupTarget(id) : Effect.succeed(Option.some(cached))
       },
       clientOfSite: (siteId, clientId) =>
-        sql<{ client_id: string }>`SELECT client_id FROM clients
-          WHERE client_id = ${clientId} AND site_id = ${siteId}`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        )
+        returnsRow(sql`SELECT client_id FROM clients WHERE client_id = ${clientId} AND site_id = ${siteId}`)
     })
   })
 )

@@ -3,9 +3,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { type SkuGroup, SkuGroupRepository } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { nextCounterValue } from "./Counters.js"
-import { byBytes, lockClause, visibleIn, windowClause } from "./SqlMasterData.js"
+import { byBytes, lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { first, query, returnsRow, rows, run } from "./Query.js"
 
 const counter = "sku_group"
 
@@ -18,44 +19,23 @@ export const layer = Layer.effect(
     return SkuGroupRepository.of({
       list: (scope, window) =>
         // Generated ids are numeric strings: shorter first keeps them in numeric order.
-        sql<SkuGroup>`SELECT ${columns} FROM sku_groups WHERE ${visibleIn(sql, scope)}
-          ORDER BY length(sku_group_id), sku_group_id ${byBytes(sql)} ${windowClause(sql, window)}`.pipe(
-          Effect.orDie
-        ),
+        rows(sql<SkuGroup>`SELECT ${columns} FROM sku_groups WHERE ${visibleIn(sql, scope)}
+          ORDER BY length(sku_group_id), sku_group_id ${byBytes(sql)} ${windowClause(sql, window)}`),
       find: (siteId, skuGroupId, lock) =>
-        sql<SkuGroup>`SELECT ${columns} FROM sku_groups
-          WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} ${lockClause(sql, lock)}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie
-        ),
-      nextId: (siteId) =>
-        nextCounterValue(sql, siteId, counter).pipe(
-          Effect.map(String),
-          Effect.orDie
-        ),
+        first(sql<SkuGroup>`SELECT ${columns} FROM sku_groups
+          WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} ${lockClause(sql, lock)}`),
+      nextId: (siteId) => query(nextCounterValue(sql, siteId, counter), String),
       insert: (owner, group) =>
-        sql<{ sku_group_id: string }>`INSERT INTO sku_groups ${
+        returnsRow(sql`INSERT INTO sku_groups ${
           sql.insert({ site_id: owner.site_id, ...group, client_id: owner.client_id })
-        } ON CONFLICT (site_id, sku_group_id) DO NOTHING RETURNING sku_group_id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        } ON CONFLICT (site_id, sku_group_id) DO NOTHING RETURNING sku_group_id`),
       update: (siteId, skuGroupId, description) =>
-        sql<{ sku_group_id: string }>`UPDATE sku_groups SET description = ${description}
-          WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} RETURNING sku_group_id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        returnsRow(sql`UPDATE sku_groups SET description = ${description}
+          WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} RETURNING sku_group_id`),
       isUsed: (siteId, skuGroupId) =>
-        sql`SELECT 1 AS used FROM skus WHERE site_id = ${siteId} AND sku_group = ${skuGroupId} LIMIT 1`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
+        returnsRow(sql`SELECT 1 AS used FROM skus WHERE site_id = ${siteId} AND sku_group = ${skuGroupId} LIMIT 1`),
       remove: (siteId, skuGroupId) =>
-        sql`DELETE FROM sku_groups WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+        run(sql`DELETE FROM sku_groups WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId}`)
     })
   })
 )

@@ -3,8 +3,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { type Sku, type SkuListItem, SkuRepository } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
-import { byBytes, visibleIn, windowClause } from "./SqlMasterData.js"
+import { Effect, Layer } from "effect"
+import { byBytes, visibleIn, windowClause } from "./Fragments.js"
+import { first, returnsRow, rows, run } from "./Query.js"
 
 type SkuRow = Omit<Sku, "expiry_sku" | "obsolete" | "new"> & {
   readonly expiry_sku: number
@@ -40,31 +41,22 @@ export const layer = Layer.effect(
 
     return SkuRepository.of({
       list: (scope, window) =>
-        sql<SkuListRow>`SELECT sku_id, client_id, description, ean,
-            (SELECT g.description FROM sku_groups g
-              WHERE g.site_id = skus.site_id AND g.sku_group_id = skus.sku_group) AS sku_group_description,
-            expiry_sku, expiry_days
-          FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, window)}`.pipe(
-          Effect.map((rows) => rows.map((row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 }))),
-          Effect.orDie
+        rows(
+          sql<SkuListRow>`SELECT sku_id, client_id, description, ean,
+              (SELECT g.description FROM sku_groups g
+                WHERE g.site_id = skus.site_id AND g.sku_group_id = skus.sku_group) AS sku_group_description,
+              expiry_sku, expiry_days
+            FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, window)}`,
+          (row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 })
         ),
       find: (siteId, skuId) =>
-        sql<SkuRow>`SELECT ${columns} FROM skus WHERE site_id = ${siteId} AND sku_id = ${skuId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSku)),
-          Effect.orDie
-        ),
+        first(sql<SkuRow>`SELECT ${columns} FROM skus WHERE site_id = ${siteId} AND sku_id = ${skuId}`, toSku),
       insert: (siteId, sku) =>
-        sql<{ sku_id: string }>`INSERT INTO skus ${sql.insert({ site_id: siteId, ...toRow(sku) })}
-          ON CONFLICT (site_id, sku_id) DO NOTHING RETURNING sku_id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        returnsRow(sql`INSERT INTO skus ${sql.insert({ site_id: siteId, ...toRow(sku) })}
+          ON CONFLICT (site_id, sku_id) DO NOTHING RETURNING sku_id`),
       update: (siteId, sku) => {
         const { client_id: _client, sku_id: _id, ...fields } = toRow(sku)
-        return sql`UPDATE skus SET ${sql.update(fields)} WHERE site_id = ${siteId} AND sku_id = ${sku.sku_id}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+        return run(sql`UPDATE skus SET ${sql.update(fields)} WHERE site_id = ${siteId} AND sku_id = ${sku.sku_id}`)
       }
     })
   })

@@ -6,7 +6,8 @@ import { SqlClient } from "@effect/sql"
 import { ClientId, SiteId, User, UserId, UserRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { Prepared } from "./Prepared.js"
-import { lockClause } from "./SqlMasterData.js"
+import { lockClause } from "./Fragments.js"
+import { query, returnsRow, rows, run } from "./Query.js"
 
 interface UserRow {
   readonly user_id: string
@@ -45,29 +46,22 @@ export const layer = Layer.effect(
 
     return UserRepository.of({
       list: (siteId) =>
-        sql<UserRow>`SELECT * FROM users ${siteId === undefined ? sql`` : sql`WHERE site_id = ${siteId}`}
-          ORDER BY email`.pipe(
-          Effect.map((rows) => rows.map(toUser)),
-          Effect.orDie
+        rows(
+          sql<UserRow>`SELECT * FROM users ${siteId === undefined ? sql`` : sql`WHERE site_id = ${siteId}`}
+            ORDER BY email`,
+          toUser
         ),
-      count: sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM users`.pipe(
-        Effect.map((rows) => rows[0].n),
-        Effect.orDie
-      ),
-      findByEmail: (email) =>
-        sql<UserRow>`SELECT * FROM users WHERE email = ${email}`.pipe(Effect.map(withCredentials), Effect.orDie),
-      findById: (userId) => findById([userId]).pipe(Effect.map(withCredentials), Effect.orDie),
+      count: query(sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM users`, ([row]) => row.n),
+      findByEmail: (email) => query(sql<UserRow>`SELECT * FROM users WHERE email = ${email}`, withCredentials),
+      findById: (userId) => query(findById([userId]), withCredentials),
       insert: ({ passwordHash, tokenVersion, user }) =>
-        sql<{ user_id: string }>`INSERT INTO users
+        returnsRow(sql`INSERT INTO users
             (user_id, email, password_hash, name, admin, site_id, client_id, active, token_version)
           VALUES (${user.userId}, ${user.email}, ${passwordHash}, ${user.name}, ${user.admin ? 1 : 0},
             ${user.site}, ${user.client}, ${user.active ? 1 : 0}, ${tokenVersion})
-          ON CONFLICT (email) DO NOTHING RETURNING user_id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+          ON CONFLICT (email) DO NOTHING RETURNING user_id`),
       update: ({ passwordHash, tokenVersion, user }) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const taken = yield* sql`SELECT 1 FROM users WHERE email = ${user.email} AND user_id <> ${user.userId}`
           if (taken.length > 0) return false
           yield* sql`UPDATE users SET email = ${user.email}, password_hash = ${passwordHash}, name = ${user.name},
@@ -75,12 +69,14 @@ export const layer = Layer.effect(
             active = ${user.active ? 1 : 0}, token_version = ${tokenVersion}
             WHERE user_id = ${user.userId}`
           return true
-        }).pipe(Effect.orDie),
-      remove: (userId) => sql`DELETE FROM users WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+        })),
+      remove: (userId) => run(sql`DELETE FROM users WHERE user_id = ${userId}`),
       // The rows are locked: of two transactions demoting the last two admins, the second waits,
       // then sees one admin left. (SQLite runs one writer at a time anyway.)
-      activeAdmins: sql<{ user_id: string }>`SELECT user_id FROM users WHERE admin = 1 AND active = 1
-        ${lockClause(sql, "update")}`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+      activeAdmins: query(
+        sql`SELECT user_id FROM users WHERE admin = 1 AND active = 1 ${lockClause(sql, "update")}`,
+        (rows) => rows.length
+      )
     })
   })
 )

@@ -3,8 +3,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { type CriteriumId, type PickTypeId, WaveDefinitionRepository, type WaveDefinitionInput } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
-import { windowClause } from "./SqlMasterData.js"
+import { Effect, Layer } from "effect"
+import { windowClause } from "./Fragments.js"
+import { first, insertReturningKey, returnsRow, rows } from "./Query.js"
 
 interface Row {
   readonly id: number
@@ -34,34 +35,19 @@ export const layer = Layer.effect(
 
     return WaveDefinitionRepository.of({
       list: (siteId, window) =>
-        sql<Row>`SELECT ${columns} FROM wave_definitions WHERE site_id = ${siteId}
-          ORDER BY id ${windowClause(sql, window)}`.pipe(
-          Effect.map((rows) => rows.map(fromRow)),
-          Effect.orDie
+        rows(
+          sql<Row>`SELECT ${columns} FROM wave_definitions WHERE site_id = ${siteId}
+            ORDER BY id ${windowClause(sql, window)}`,
+          fromRow
         ),
       find: (siteId, id) =>
-        sql<Row>`SELECT ${columns} FROM wave_definitions WHERE id = ${id} AND site_id = ${siteId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
-          Effect.orDie
-        ),
-      insert: (siteId, input) =>
-        sql<{ id: number }>`INSERT INTO wave_definitions ${
-          sql.insert({ site_id: siteId, ...writable(input) })
-        } RETURNING id`.pipe(
-          Effect.map((rows) => rows[0].id),
-          Effect.orDie
-        ),
+        first(sql<Row>`SELECT ${columns} FROM wave_definitions WHERE id = ${id} AND site_id = ${siteId}`, fromRow),
+      insert: (siteId, input) => insertReturningKey(sql, "wave_definitions", { site_id: siteId, ...writable(input) }),
       update: (siteId, id, input) =>
-        sql<{ id: number }>`UPDATE wave_definitions SET ${sql.update(writable(input))}
-          WHERE id = ${id} AND site_id = ${siteId} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        returnsRow(sql`UPDATE wave_definitions SET ${sql.update(writable(input))}
+          WHERE id = ${id} AND site_id = ${siteId} RETURNING id`),
       remove: (siteId, id) =>
-        sql<{ id: number }>`DELETE FROM wave_definitions WHERE id = ${id} AND site_id = ${siteId} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        )
+        returnsRow(sql`DELETE FROM wave_definitions WHERE id = ${id} AND site_id = ${siteId} RETURNING id`)
     })
   })
 )

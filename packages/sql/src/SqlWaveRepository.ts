@@ -2,13 +2,12 @@
  * Waves, their orders, claimsets and claims (with their tasks) on @effect/sql. Writes of a wave
  * start are batched: a few statements per thousand claims, whatever the wave's size.
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import {
   type ClaimRow,
   type ClaimsetRow,
   type LineToAllocate,
   type OrderToAllocate,
-  type Scope,
   type StatusId,
   type StockToAllocate,
   type StoredWave,
@@ -16,9 +15,10 @@ import {
   type WaveTotals
 } from "@wms/core"
 import type { CandidateOrder, WaveOrderRow } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
-import { lockClause } from "./SqlMasterData.js"
+import { lockClause, visibleIn } from "./Fragments.js"
+import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
 interface WaveRow extends Omit<StoredWave, "autostart"> {
   readonly autostart: number
@@ -73,20 +73,16 @@ export const layer = Layer.effect(
       orElse: () => sql.literal("")
     })
 
-    const visible = (t: string, scope: Scope) =>
-      scope.client_id === null
-        ? sql`${sql(t)}.site_id = ${scope.site_id}`
-        : sql`${sql(t)}.site_id = ${scope.site_id} AND ${sql(t)}.client_id = ${scope.client_id}`
-
-    const inIds = <A>(ids: ReadonlyArray<A>, each: (chunk: ReadonlyArray<A>) => Effect.Effect<unknown, unknown>) =>
+    const inIds = <A>(
+      ids: ReadonlyArray<A>,
+      each: (chunk: ReadonlyArray<A>) => Effect.Effect<unknown, SqlError.SqlError>
+    ) =>
       Effect.forEach(chunked(ids, 5_000), each, { discard: true })
 
     return WaveRepository.of({
-      insert: (wave) =>
-        sql<{ id: number }>`INSERT INTO waves ${sql.insert({ ...wave, autostart: wave.autostart ? 1 : 0 })} RETURNING id`
-          .pipe(Effect.map((rows) => rows[0].id), Effect.orDie),
+      insert: (wave) => insertReturningKey(sql, "waves", { ...wave, autostart: wave.autostart ? 1 : 0 }),
       candidateOrders: (scope) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           // Wave creation in a site is serialized on the site's row, so no order joins two waves. The
           // orders taken are locked, so an order delete either ends first or waits for the wave.
           yield* sql`SELECT site_id FROM sites WHERE site_id = ${scope.site_id} ${forNoKeyUpdate}`
@@ -95,63 +91,50 @@ export const layer = Layer.effect(
             FROM orders o
             LEFT JOIN customers cu ON cu.id = o.customer_id
             LEFT JOIN carriers ca ON ca.id = o.carrier_id
-            WHERE ${visible("o", scope)} AND o.status_id = 14
+            WHERE ${visibleIn(sql, scope, "o")} AND o.status_id = 14
               AND NOT EXISTS (SELECT 1 FROM wave_orders wo JOIN waves w ON w.id = wo.wave_id
                 WHERE wo.order_ref = o.id AND w.status_id <> 20)
             ORDER BY o.id ${forUpdateOfOrders}`
-        }).pipe(Effect.orDie),
+        })),
       attachOrders: (waveId, orderRefs) =>
-        bulkInsert(waveOrders, orderRefs, (params, orderRef) => params.push(waveId, orderRef)).pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+        run(bulkInsert(waveOrders, orderRefs, (params, orderRef) => params.push(waveId, orderRef))),
       list: (scope) =>
-        sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} ORDER BY w.id`.pipe(
-          Effect.map((rows) => rows.map(toWave)),
-          Effect.orDie
-        ),
+        rows(sql<WaveRow>`SELECT * FROM waves w WHERE ${visibleIn(sql, scope, "w")} ORDER BY w.id`, toWave),
       find: (scope, waveId) =>
-        sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} AND w.id = ${waveId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWave)),
-          Effect.orDie
-        ),
+        first(sql<WaveRow>`SELECT * FROM waves w WHERE ${visibleIn(sql, scope, "w")} AND w.id = ${waveId}`, toWave),
       lock: (scope, waveId) =>
-        sql<WaveRow>`SELECT * FROM waves w WHERE ${visible("w", scope)} AND w.id = ${waveId} ${forUpdate}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWave)),
-          Effect.orDie
+        first(
+          sql<WaveRow>`SELECT * FROM waves w WHERE ${visibleIn(sql, scope, "w")} AND w.id = ${waveId} ${forUpdate}`,
+          toWave
         ),
       totals: (waveId) =>
-        sql<Sums<WaveTotals, "qty_ordered" | "qty_allocated">>`SELECT
-            (SELECT CAST(count(*) AS INTEGER) FROM wave_orders WHERE wave_id = ${waveId}) AS order_count,
-            (SELECT CAST(COALESCE(sum(l.qty), 0) AS BIGINT) FROM wave_orders wo
-              JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}) AS qty_ordered,
-            (SELECT CAST(COALESCE(sum(qty), 0) AS BIGINT) FROM claims WHERE wave_id = ${waveId}) AS qty_allocated`
-          .pipe(
-            Effect.map(([row]) => ({ ...row, qty_ordered: Number(row.qty_ordered), qty_allocated: Number(row.qty_allocated) })),
-            Effect.orDie
-          ),
+        query(
+          sql<Sums<WaveTotals, "qty_ordered" | "qty_allocated">>`SELECT
+              (SELECT CAST(count(*) AS INTEGER) FROM wave_orders WHERE wave_id = ${waveId}) AS order_count,
+              (SELECT CAST(COALESCE(sum(l.qty), 0) AS BIGINT) FROM wave_orders wo
+                JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}) AS qty_ordered,
+              (SELECT CAST(COALESCE(sum(qty), 0) AS BIGINT) FROM claims WHERE wave_id = ${waveId}) AS qty_allocated`,
+          ([row]) => ({ ...row, qty_ordered: Number(row.qty_ordered), qty_allocated: Number(row.qty_allocated) })
+        ),
       orders: (waveId) =>
-        sql<WaveOrderRow>`SELECT o.order_id, o.order_date, o.status_id, cu.name AS customer_name,
+        rows(sql<WaveOrderRow>`SELECT o.order_id, o.order_date, o.status_id, cu.name AS customer_name,
             cu.town AS customer_town, o.ship_by_date, ca.name AS carrier_name, o.ship_dock
           FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
           LEFT JOIN customers cu ON cu.id = o.customer_id
           LEFT JOIN carriers ca ON ca.id = o.carrier_id
-          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`.pipe(Effect.orDie),
+          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`),
       claimsets: (waveId) =>
-        sql<Sums<ClaimsetRow, "total_qty">>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
-            CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS BIGINT) AS total_qty
-          FROM claimsets cs LEFT JOIN claims c ON c.claimset_id = cs.id
-          WHERE cs.wave_id = ${waveId}
-          GROUP BY cs.id, cs.claimset_break, cs.status, cs.pick_type ORDER BY cs.id`.pipe(
-          Effect.map((rows) => rows.map((row) => ({ ...row, total_qty: Number(row.total_qty) }))),
-          Effect.orDie
+        rows(
+          sql<Sums<ClaimsetRow, "total_qty">>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
+              CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS BIGINT) AS total_qty
+            FROM claimsets cs LEFT JOIN claims c ON c.claimset_id = cs.id
+            WHERE cs.wave_id = ${waveId}
+            GROUP BY cs.id, cs.claimset_break, cs.status, cs.pick_type ORDER BY cs.id`,
+          (row) => ({ ...row, total_qty: Number(row.total_qty) })
         ),
-      claims: (waveId) =>
-        sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${waveId} ORDER BY id`.pipe(
-          Effect.orDie
-        ),
+      claims: (waveId) => rows(sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${waveId} ORDER BY id`),
       ordersToAllocate: (waveId) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const headers = yield* sql<Omit<OrderToAllocate, "lines">>`SELECT o.id AS order_ref, o.order_id, o.client_id,
               o.order_date, o.ship_by_date, o.ship_dock, cu.name AS customer_name, ca.name AS carrier_name
             FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
@@ -180,9 +163,9 @@ export const layer = Layer.effect(
             carrier_name: header.carrier_name,
             lines: byOrder.get(header.order_ref) ?? []
           }))
-        }).pipe(Effect.orDie),
+        })),
       lockStock: (siteId, skuIds) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const stock: Array<StockToAllocate> = []
           for (const chunk of chunked(skuIds, 5_000)) {
             if (chunk.length === 0) continue
@@ -197,27 +180,27 @@ export const layer = Layer.effect(
             )
           }
           return stock
-        }).pipe(Effect.orDie),
+        })),
       defaultDock: (siteId) =>
-        sql<{ default_dock: string }>`SELECT default_dock FROM sites WHERE site_id = ${siteId}`.pipe(
-          Effect.map((rows) => rows[0].default_dock),
-          Effect.orDie
+        query(
+          sql<{ default_dock: string }>`SELECT default_dock FROM sites WHERE site_id = ${siteId}`,
+          ([row]) => row.default_dock
         ),
       insertClaimsets: (waveId, sets) =>
-        bulkInsert<typeof sets[number], { id: number; claimset_break: string }>(
-          claimsets,
-          sets,
-          (params, set) => params.push(waveId, set.claimset_break, set.pick_type, "released")
-        ).pipe(
+        query(
+          bulkInsert<typeof sets[number], { id: number; claimset_break: string }>(
+            claimsets,
+            sets,
+            (params, set) => params.push(waveId, set.claimset_break, set.pick_type, "released")
+          ),
           // Breaks are unique within a wave, so the returned rows map back by break, in any order.
-          Effect.map((rows) => {
-            const ids = new Map(rows.map((row) => [row.claimset_break, row.id]))
+          (inserted) => {
+            const ids = new Map(inserted.map((row) => [row.claimset_break, row.id]))
             return sets.map((set) => ids.get(set.claimset_break)!)
-          }),
-          Effect.orDie
+          }
         ),
-      insertClaims: (rows) =>
-        bulkInsert(claims, rows, (params, claim) =>
+      insertClaims: (claimRows) =>
+        run(bulkInsert(claims, claimRows, (params, claim) =>
           params.push(
             claim.site_id,
             claim.client_id,
@@ -235,9 +218,9 @@ export const layer = Layer.effect(
             claim.to_loc_id,
             claim.final_loc_id,
             claim.created_at
-          )).pipe(Effect.asVoid, Effect.orDie),
+          ))),
       setOrderStatuses: (statuses) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const byStatus = new Map<StatusId, Array<number>>()
           for (const [ref, status] of statuses) {
             const refs = byStatus.get(status)
@@ -247,14 +230,10 @@ export const layer = Layer.effect(
           for (const [status, refs] of byStatus) {
             yield* inIds(refs, (chunk) => sql`UPDATE orders SET status_id = ${status} WHERE ${sql.in("id", chunk)}`)
           }
-        }).pipe(Effect.orDie),
-      setStatus: (waveId, status) =>
-        sql`UPDATE waves SET status_id = ${status} WHERE id = ${waveId}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+        })),
+      setStatus: (waveId, status) => run(sql`UPDATE waves SET status_id = ${status} WHERE id = ${waveId}`),
       lockClaims: (of) =>
-        ("waveId" in of
+        rows("waveId" in of
           ? Effect.zipRight(
             // The orders before their claims, as an order delete locks them: the other way round,
             // a wave delete and the delete of one of its orders each wait for the other.
@@ -262,11 +241,9 @@ export const layer = Layer.effect(
               WHERE wo.wave_id = ${of.waveId} ORDER BY o.id ${forUpdateOfOrders}`,
             sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
           )
-          : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`).pipe(
-            Effect.orDie
-          ),
+          : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`),
       deleteClaims: (claimIds) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           const waveIds = new Set<number>()
           yield* inIds(claimIds, (chunk) =>
             Effect.map(
@@ -277,13 +254,13 @@ export const layer = Layer.effect(
           yield* inIds([...waveIds], (chunk) =>
             sql`DELETE FROM claimsets WHERE ${sql.in("wave_id", chunk)}
               AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.claimset_id = claimsets.id)`)
-        }).pipe(Effect.orDie),
+        })),
       remove: (waveId) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           yield* sql`DELETE FROM claimsets WHERE wave_id = ${waveId}`
           yield* sql`DELETE FROM wave_orders WHERE wave_id = ${waveId}`
           yield* sql`DELETE FROM waves WHERE id = ${waveId}`
-        }).pipe(Effect.orDie)
+        }))
     })
   })
 )

@@ -11,7 +11,8 @@ import {
   WebhookRepository
 } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { visibleIn, windowClause } from "./SqlMasterData.js"
+import { visibleIn, windowClause } from "./Fragments.js"
+import { first, insertReturningKey, query, returnsRow, rows, run } from "./Query.js"
 
 interface WebhookRow extends Omit<StoredWebhook, "enabled"> {
   readonly enabled: number
@@ -69,64 +70,47 @@ export const layer = Layer.effect(
 
     return WebhookRepository.of({
       list: (scope, window) =>
-        sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE ${visibleIn(sql, scope)}
-          ORDER BY id ${windowClause(sql, window)}`.pipe(
-          Effect.map((rows) => rows.map(toWebhook)),
-          Effect.orDie
+        rows(
+          sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE ${visibleIn(sql, scope)}
+            ORDER BY id ${windowClause(sql, window)}`,
+          toWebhook
         ),
-      find: (id) =>
-        sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWebhook)),
-          Effect.orDie
-        ),
+      find: (id) => first(sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE id = ${id}`, toWebhook),
       insert: (owner, input, createdAt) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<{ id: number }>`INSERT INTO webhooks ${
-            sql.insert({
-              site_id: owner.site_id,
-              client_id: owner.client_id,
-              event_type: input.event_type,
-              url: input.url,
-              secret: input.secret,
-              enabled: input.enabled ? 1 : 0,
-              created_at: createdAt,
-              last_event_id: yield* maxEventId
-            })
-          } RETURNING id`
-          return rows[0].id
-        }).pipe(Effect.orDie),
+        Effect.flatMap(query(maxEventId), (lastEventId) =>
+          insertReturningKey(sql, "webhooks", {
+            site_id: owner.site_id,
+            client_id: owner.client_id,
+            event_type: input.event_type,
+            url: input.url,
+            secret: input.secret,
+            enabled: input.enabled ? 1 : 0,
+            created_at: createdAt,
+            last_event_id: lastEventId
+          })),
       update: (id, input) =>
-        sql<{ id: number }>`UPDATE webhooks SET ${
+        returnsRow(sql`UPDATE webhooks SET ${
           sql.update({
             event_type: input.event_type,
             url: input.url,
             secret: input.secret,
             enabled: input.enabled ? 1 : 0
           })
-        } WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
-      remove: (id) =>
-        sql`DELETE FROM webhooks WHERE id = ${id}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+        } WHERE id = ${id} RETURNING id`),
+      remove: (id) => run(sql`DELETE FROM webhooks WHERE id = ${id}`),
       deliveries: (webhookId, window) =>
-        sql<StoredDelivery>`SELECT d.event_id, e.event_type, d.status, d.attempts, d.last_status_code, d.last_error,
-            d.next_attempt_at, d.delivered_at, d.created_at
+        rows(sql<StoredDelivery>`SELECT d.event_id, e.event_type, d.status, d.attempts, d.last_status_code,
+            d.last_error, d.next_attempt_at, d.delivered_at, d.created_at
           FROM deliveries d JOIN events e ON e.id = d.event_id
           WHERE d.webhook_id = ${webhookId}
-          ORDER BY d.event_id DESC ${windowClause(sql, window)}`.pipe(
-          Effect.orDie
-        ),
+          ORDER BY d.event_id DESC ${windowClause(sql, window)}`),
       settledEventId: (known) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           if ((yield* maxEventId) <= known) return known
           return Option.getOrElse(yield* settledMax, () => known)
-        }).pipe(Effect.orDie),
+        })),
       fanOut: (upTo, now) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           yield* sql.onDialectOrElse({
             pg: () => sql`SELECT pg_advisory_xact_lock(${sql.literal(String(fanOutLockKey))})`,
             orElse: () => Effect.void
@@ -138,14 +122,12 @@ export const layer = Layer.effect(
               AND (w.client_id IS NULL OR e.client_id = w.client_id)
             ON CONFLICT (webhook_id, event_id) DO NOTHING`
           yield* sql`UPDATE webhooks SET last_event_id = ${upTo} WHERE last_event_id < ${upTo}`
-        }).pipe(Effect.orDie),
+        })),
       eventsBetween: (after, upTo, limit) =>
-        sql<StoredEvent>`SELECT id, event_type, site_id, client_id, created_at, data FROM events
-          WHERE id > ${after} AND id <= ${upTo} ORDER BY id LIMIT ${limit}`.pipe(
-          Effect.orDie
-        ),
+        rows(sql<StoredEvent>`SELECT id, event_type, site_id, client_id, created_at, data FROM events
+          WHERE id > ${after} AND id <= ${upTo} ORDER BY id LIMIT ${limit}`),
       claim: (now, lockedUntil, limit) =>
-        Effect.gen(function*() {
+        query(Effect.gen(function*() {
           // A read first: an idle poll takes no write lock (SQLite's is the whole database).
           const due = yield* sql`SELECT 1 AS due FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}
             AND (locked_until IS NULL OR locked_until <= ${now}) LIMIT 1`
@@ -167,11 +149,11 @@ export const layer = Layer.effect(
             AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})
             RETURNING id`
           if (claimed.length === 0) return []
-          const rows = yield* sql<ClaimRow>`SELECT d.id, d.locked_until, d.attempts, d.created_at, w.url, w.secret,
+          const leased = yield* sql<ClaimRow>`SELECT d.id, d.locked_until, d.attempts, d.created_at, w.url, w.secret,
               e.id AS event_id, e.event_type, e.site_id, e.client_id, e.created_at AS event_created_at, e.data
             FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
             WHERE ${sql.in("d.id", claimed.map((row) => row.id))} AND d.locked_until = ${lockedUntil}`
-          return rows.map((row): ClaimedDelivery => ({
+          return leased.map((row): ClaimedDelivery => ({
             id: row.id,
             lockedUntil: row.locked_until,
             attempts: row.attempts,
@@ -187,9 +169,9 @@ export const layer = Layer.effect(
               data: row.data
             }
           }))
-        }).pipe(Effect.orDie),
+        })),
       complete: (id, lockedUntil, record) =>
-        sql<{ id: number }>`UPDATE deliveries SET ${
+        returnsRow(sql`UPDATE deliveries SET ${
           sql.update({
             status: record.status,
             last_status_code: record.lastStatusCode,
@@ -198,15 +180,9 @@ export const layer = Layer.effect(
             delivered_at: record.deliveredAt,
             locked_until: null
           })
-        } WHERE id = ${id} AND locked_until = ${lockedUntil} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length === 1),
-          Effect.orDie
-        ),
+        } WHERE id = ${id} AND locked_until = ${lockedUntil} RETURNING id`),
       release: (id, lockedUntil) =>
-        sql`UPDATE deliveries SET locked_until = NULL WHERE id = ${id} AND locked_until = ${lockedUntil}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+        run(sql`UPDATE deliveries SET locked_until = NULL WHERE id = ${id} AND locked_until = ${lockedUntil}`)
     })
   })
 )

@@ -1,7 +1,7 @@
 /**
  * Dialect-neutral repositories of the warehouse engine on @effect/sql. A store package provides
  * the `SqlClient` and `Prepared` statements on it, runs `migrations` with its dialect's migrator
- * and supplies the `Transactor`.
+ * and supplies the `Transactor`, made with `SqlTransactor`.
  */
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
@@ -23,6 +23,7 @@ import * as SqlWaveRepository from "./SqlWaveRepository.js"
 
 export { migrations } from "./Migrations.js"
 export * as Prepared from "./Prepared.js"
+export * as SqlTransactor from "./SqlTransactor.js"
 
 /** Every repository port of the core, on the `SqlClient` and `Prepared` in context. */
 export const repositories = Layer.mergeAll(
