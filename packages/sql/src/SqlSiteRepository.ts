@@ -7,6 +7,7 @@ import { Client, ClientId, Site, SiteId, SiteRepository } from "@wms/core"
 import type { ScopeTarget } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { Prepared } from "./Prepared.js"
+import { byBytes } from "./SqlMasterData.js"
 
 interface SiteRow {
   readonly site_id: string
@@ -75,7 +76,7 @@ export const layer = Layer.effect(
       }).pipe(Effect.tap(keep(id)), Effect.orDie)
 
     return SiteRepository.of({
-      listSites: sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`.pipe(
+      listSites: sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id ${byBytes(sql)}`.pipe(
         Effect.map((rows) => rows.map(toSite)),
         Effect.orDie
       ),
@@ -89,7 +90,7 @@ export const layer = Layer.effect(
         }).pipe(Effect.orDie),
       listClients: (siteId) =>
         sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId}
-          ORDER BY client_id`.pipe(
+          ORDER BY client_id ${byBytes(sql)}`.pipe(
           Effect.map((rows) => rows.map(toClient)),
           Effect.orDie
         ),

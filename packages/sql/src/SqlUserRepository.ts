@@ -6,7 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { ClientId, SiteId, User, UserId, UserRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { Prepared } from "./Prepared.js"
-import { lockClause } from "./SqlMasterData.js"
+import { byBytes, lockClause } from "./SqlMasterData.js"
 
 interface UserRow {
   readonly user_id: string
@@ -46,7 +46,7 @@ export const layer = Layer.effect(
     return UserRepository.of({
       list: (siteId) =>
         sql<UserRow>`SELECT * FROM users ${siteId === undefined ? sql`` : sql`WHERE site_id = ${siteId}`}
-          ORDER BY email`.pipe(
+          ORDER BY email ${byBytes(sql)}`.pipe(
           Effect.map((rows) => rows.map(toUser)),
           Effect.orDie
         ),

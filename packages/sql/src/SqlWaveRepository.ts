@@ -18,7 +18,7 @@ import {
 import type { CandidateOrder, WaveOrderRow } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
-import { lockClause } from "./SqlMasterData.js"
+import { byBytes, lockClause } from "./SqlMasterData.js"
 
 interface WaveRow extends Omit<StoredWave, "autostart"> {
   readonly autostart: number
@@ -136,7 +136,7 @@ export const layer = Layer.effect(
           FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
           LEFT JOIN customers cu ON cu.id = o.customer_id
           LEFT JOIN carriers ca ON ca.id = o.carrier_id
-          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`.pipe(Effect.orDie),
+          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id ${byBytes(sql)}`.pipe(Effect.orDie),
       claimsets: (waveId) =>
         sql<Sums<ClaimsetRow, "total_qty">>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
             CAST(count(c.id) AS INTEGER) AS claim_count, CAST(COALESCE(sum(c.qty), 0) AS BIGINT) AS total_qty

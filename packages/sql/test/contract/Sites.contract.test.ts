@@ -17,7 +17,7 @@ import {
   type UserWithCredentials
 } from "@wms/core"
 import { Effect, Option } from "effect"
-import { fresh, makeTenants, onEachStore, waitsForCommit } from "./Contract.js"
+import { byCodeUnits, fresh, makeTenants, onEachStore, waitsForCommit } from "./Contract.js"
 
 const site = (id: string, fulfillment = false) =>
   new Site({ site_id: SiteId.make(id), name: `Site ${id}`, fulfillment })
@@ -109,6 +109,25 @@ onEachStore("tenants", (it) => {
         assert.isFalse(yield* sites.clientOfSite(t.other.owner.site_id, t.client2.owner.client_id!))
         assert.isFalse(yield* sites.clientOfSite(t.site.owner.site_id, ClientId.make(t.other.owner.site_id)))
       }))
+
+    it.effect("lists sites and a site's clients by their ids' bytes, whatever the database's collation", () =>
+      Effect.gen(function*() {
+        const sites = yield* SiteRepository
+        const tag = fresh("order")
+        const siteIds = [`b-${tag}`, `B-${tag}`, `a-${tag}`, `_-${tag}`, `A-${tag}`]
+        for (const id of siteIds) yield* sites.insertSite(site(id, true))
+        const listed = (yield* sites.listSites).map((s) => s.site_id).filter((id) => id.endsWith(`-${tag}`))
+        assert.deepStrictEqual(listed, byCodeUnits(siteIds))
+
+        const clientIds = siteIds.map((id) => `c${id}`)
+        for (const id of clientIds) {
+          const client = new Client({ client_id: ClientId.make(id), site_id: SiteId.make(siteIds[0]), name: id })
+          yield* sites.insertClient(client)
+        }
+        const clients = yield* sites.listClients(SiteId.make(siteIds[0]))
+        assert.deepStrictEqual(clients.map((c) => c.client_id), byCodeUnits(clientIds))
+        assert.deepStrictEqual(yield* sites.listClients(SiteId.make(siteIds[1])), [])
+      }))
   })
 
   describe("UserRepository", () => {
@@ -168,6 +187,22 @@ onEachStore("tenants", (it) => {
         yield* users.remove(first.user.userId)
         assert.isTrue(Option.isNone(yield* users.findById(first.user.userId)))
         assert.strictEqual(yield* users.count, before + 1)
+      }))
+
+    it.effect("lists the users of a site, or of all sites, by their addresses' bytes", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const t = yield* makeTenants
+        const tag = fresh("order")
+        const emails = [`b${tag}@x`, `B${tag}@x`, `a${tag}@x`, `_${tag}@x`, `A${tag}@x`]
+        for (const [i, email] of emails.entries()) {
+          yield* users.insert(userOf({ email, site: i % 2 === 0 ? t.site.owner.site_id : t.other.owner.site_id }))
+        }
+        const ofSite = (yield* users.list(t.site.owner.site_id)).map((user) => user.email)
+        assert.deepStrictEqual(ofSite, byCodeUnits(emails.filter((_, i) => i % 2 === 0)))
+        const ofAll = (yield* users.list(undefined)).map((user) => user.email).filter((email) => email.includes(tag))
+        assert.deepStrictEqual(ofAll, byCodeUnits(emails))
+        assert.deepStrictEqual(yield* users.list(SiteId.make(t.client1.owner.client_id!)), [])
       }))
 
     it.effect("counts active admins, their rows locked: a second count waits and sees the first's change", () =>
