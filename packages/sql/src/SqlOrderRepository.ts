@@ -110,7 +110,8 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       findMany: (refs) =>
-        Effect.forEach(chunked(refs, 5_000), (chunk) =>
+        // Sorted and without repeats first: the chunks, each in id order, follow one another in it.
+        Effect.forEach(chunked([...new Set(refs)].sort((x, y) => x - y), 5_000), (chunk) =>
           sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`).pipe(
           Effect.map((groups) => groups.flat().map(toStored)),
           Effect.orDie
