@@ -1,7 +1,8 @@
 /**
  * Transactions on PostgreSQL, on a client held from the store's pool: `sql` templates and prepared
- * statements inside run on it. Nested calls take a savepoint, as `sql.withTransaction` does, and
- * SQL failures become defects.
+ * statements inside run on it. Nested calls take a savepoint, as `sql.withTransaction` does. The
+ * transaction's own SQL failures (taking a client, BEGIN, SAVEPOINT, COMMIT) are defects; the
+ * effect's failures come out as they are, as on SQLite.
  */
 import { SqlClient, type SqlConnection, SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -13,6 +14,9 @@ import { PgReservedConnection } from "./PgReservedConnection.js"
 
 const exec = (statement: string) => (conn: SqlConnection.Connection): Effect.Effect<void, SqlError.SqlError> =>
   Effect.asVoid(conn.executeUnprepared(statement, [], undefined))
+
+const execOrDie = (statement: string) => (conn: SqlConnection.Connection): Effect.Effect<void> =>
+  Effect.orDie(exec(statement)(conn))
 
 // A COMMIT or ROLLBACK that fails may leave the session inside the transaction: its client must
 // not go back to the pool.
@@ -59,15 +63,15 @@ export const layer = Layer.effect(
         ["server.address", config.host ?? "localhost"],
         ["server.port", config.port ?? 5432]
       ],
-      acquireConnection: acquire(pool),
-      begin: exec("BEGIN"),
-      savepoint: (conn, id) => exec(`SAVEPOINT effect_sql_${id}`)(conn),
+      acquireConnection: Effect.orDie(acquire(pool)),
+      begin: execOrDie("BEGIN"),
+      savepoint: (conn, id) => execOrDie(`SAVEPOINT effect_sql_${id}`)(conn),
       commit: end("COMMIT"),
       rollback: end("ROLLBACK"),
       rollbackSavepoint: (conn, id) => exec(`ROLLBACK TO SAVEPOINT effect_sql_${id}`)(conn)
     })
     return Transactor.of({
-      atomically: (effect) => withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)) as typeof effect
+      atomically: (effect) => withTransaction(effect) as typeof effect
     })
   })
 )

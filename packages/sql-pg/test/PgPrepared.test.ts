@@ -105,7 +105,7 @@ describe("PgPrepared", () => {
         const missing = prepared.prepare("SELECT * FROM no_such_table WHERE id = ?")
         assert.instanceOf(yield* Effect.flip(missing([1])), SqlError.SqlError)
         yield* insert([1, "one"])
-        assert.instanceOf(defectOf(yield* Effect.exit(atomically(insert([1, "again"])))), SqlError.SqlError)
+        assert.instanceOf(yield* Effect.flip(atomically(insert([1, "again"]))), SqlError.SqlError)
         yield* assertSettled
       }))
 

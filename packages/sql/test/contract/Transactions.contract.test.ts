@@ -59,6 +59,23 @@ onEachStore("transactions", (it) => {
         assert.isTrue(Option.isNone(yield* sites.findSite(SiteId.make(`${topic}-died`))))
       }))
 
+    it.effect("passes the effect's own failures through as they are, a SqlError included", () =>
+      Effect.gen(function*() {
+        const { addPrepared, of } = yield* notes
+        const { atomically } = yield* Transactor
+        const sql = yield* SqlClient.SqlClient
+        const topic = fresh("failures")
+        const error = yield* Effect.flip(atomically(Effect.zipRight(
+          addPrepared([topic, "undone"]),
+          sql`INSERT INTO nowhere (id) VALUES (1)`
+        )))
+        assert.instanceOf(error, SqlError.SqlError)
+        assert.deepStrictEqual(yield* of(topic), [])
+        // The store is fine afterwards.
+        yield* atomically(addPrepared([topic, "kept"]))
+        assert.deepStrictEqual(yield* of(topic), ["kept"])
+      }))
+
     it.effect("makes an inner atomically or sql.withTransaction a savepoint: its failure undoes its writes only", () =>
       Effect.gen(function*() {
         const { add, addPrepared, of } = yield* notes
