@@ -69,10 +69,10 @@ onEachStore("tenants", (it) => {
       Effect.gen(function*() {
         const sites = yield* SiteRepository
         const t = yield* makeTenants
-        const ofClient = Option.getOrThrow(yield* sites.findTarget(t.client1.owner.client_id!))
+        const clientId = t.client1.owner.client_id!
+        const ofClient = Option.getOrThrow(yield* sites.findTarget(clientId))
         assert.strictEqual(ofClient._tag, "Client")
         assert.deepStrictEqual(ofClient.site, Option.getOrThrow(yield* sites.findSite(t.site.owner.site_id)))
-        const clientId = t.client1.owner.client_id!
         assert.deepStrictEqual(
           ofClient._tag === "Client" ? ofClient.client : undefined,
           new Client({ client_id: clientId, site_id: t.site.owner.site_id, name: clientId })
