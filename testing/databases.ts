@@ -23,16 +23,28 @@ const onAdmin = (statement: string) =>
     Effect.orDie
   )
 
+const makePgDatabase = (options: string) =>
+  Effect.acquireRelease(
+    Effect.gen(function*() {
+      const name = uniqueName("wms_test")
+      yield* onAdmin(`CREATE DATABASE ${name}${options}`)
+      const url = new URL(pgAdminUrl)
+      url.pathname = `/${name}`
+      return url.toString()
+    }),
+    (url) => onAdmin(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`)
+  )
+
 /** A new, empty PostgreSQL database, dropped when the scope closes. Yields its URL. */
-export const freshPgDatabase = Effect.acquireRelease(
-  Effect.gen(function*() {
-    const name = uniqueName("wms_test")
-    yield* onAdmin(`CREATE DATABASE ${name}`)
-    const url = new URL(pgAdminUrl)
-    url.pathname = `/${name}`
-    return url.toString()
-  }),
-  (url) => onAdmin(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`)
+export const freshPgDatabase = makePgDatabase("")
+
+/**
+ * A new, empty PostgreSQL database whose text sorts by a language's rules (ICU's `en-US`: `a`
+ * before `B`), as on a server set up in a language's locale, where SQLite sorts by bytes (`B`
+ * before `a`). Needs PostgreSQL 15 or later.
+ */
+export const freshLinguisticPgDatabase = makePgDatabase(
+  " TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'"
 )
 
 /** A path for a new SQLite file in a temporary folder, removed when the scope closes. */

@@ -22,11 +22,11 @@ const migrator = PgMigrator.layer({ loader: PgMigrator.fromRecord(migrations) })
 )
 
 /**
- * Every port of the core on a migrated PostgreSQL database; the `SqlClient` is exposed too. Each
- * call builds its own layers: two stores in one process never share a repository.
+ * Every port of the core on a migrated PostgreSQL database; the `SqlClient` and `Prepared` are
+ * exposed too. Each call builds its own layers: two stores in one process never share a repository.
  */
 export const layer = (options: PgStoreOptions) =>
-  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer).pipe(Layer.provide(PgPrepared.layer))).pipe(
+  Layer.fresh(Layer.mergeAll(repositories, PgTransactor.layer).pipe(Layer.provideMerge(PgPrepared.layer))).pipe(
     Layer.provideMerge(Layer.fresh(migrator)),
     Layer.provideMerge(Layer.fresh(PgPool.client)),
     Layer.provide(PgPool.layer({ url: options.url, maxConnections: options.maxConnections ?? 10 })),

@@ -1,3 +1,9 @@
+/**
+ * What only the PostgreSQL store's prepared statements and transactions do: PostgreSQL's own
+ * value types, statements named per session, reads that never wait for a writer, cursors, and a
+ * pool that stays whole whatever ends a transaction. What both stores do is in
+ * packages/sql/test/contract/Transactions.contract.test.ts.
+ */
 import { assert, describe, layer } from "@effect/vitest"
 import { SqlClient, SqlError } from "@effect/sql"
 import { Transactor } from "@wms/core"
@@ -20,9 +26,6 @@ const store = Layer.unwrapScoped(
 
 const boom = "boom"
 
-const failureOf = <A, E>(exit: Exit.Exit<A, E>) =>
-  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
-
 const defectOf = <A, E>(exit: Exit.Exit<A, E>) =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
 
@@ -40,8 +43,7 @@ const setup = Effect.gen(function*() {
   yield* sql`TRUNCATE scratch`
   const insert = prepared.prepare("INSERT INTO scratch (id, note) VALUES (?, ?)")
   const find = prepared.prepare<{ id: number; note: string }>("SELECT id, note FROM scratch WHERE id = ?")
-  const findByTemplate = (id: number) => sql<{ id: number; note: string }>`SELECT id, note FROM scratch WHERE id = ${id}`
-  return { sql, prepared, atomically, pool, insert, find, findByTemplate }
+  return { sql, prepared, atomically, pool, insert, find }
 })
 
 // No client checked out, none waiting, and no session of this database left inside a transaction.
@@ -69,43 +71,6 @@ describe("PgPrepared", () => {
         assert.strictEqual(byPrepared[0].b, "2")
       }))
 
-    it.effect("shows a prepared write to later prepared and template reads of its transaction, and undoes both on failure", () =>
-      Effect.gen(function*() {
-        const { atomically, find, findByTemplate, insert, sql } = yield* setup
-        const exit = yield* Effect.exit(atomically(Effect.gen(function*() {
-          yield* insert([1, "one"])
-          yield* sql`INSERT INTO scratch (id, note) VALUES (2, 'two')`
-          assert.deepStrictEqual(yield* find([1]), [{ id: 1, note: "one" }])
-          assert.deepStrictEqual(yield* findByTemplate(1), [{ id: 1, note: "one" }])
-          assert.deepStrictEqual(yield* find([2]), [{ id: 2, note: "two" }])
-          // Prepared by name on the transaction's own session.
-          const [{ named }] = yield* sql<{ named: number }>`SELECT CAST(count(*) AS INTEGER) AS named
-            FROM pg_prepared_statements WHERE statement = ${"SELECT id, note FROM scratch WHERE id = $1"}`
-          assert.strictEqual(named, 1)
-          return yield* Effect.fail(boom)
-        })))
-        assert.strictEqual(failureOf(exit), boom)
-        assert.deepStrictEqual(yield* find([1]), [])
-        assert.deepStrictEqual(yield* findByTemplate(2), [])
-      }))
-
-    it.effect("commits prepared and template writes together", () =>
-      Effect.gen(function*() {
-        const { atomically, find, insert, sql } = yield* setup
-        yield* atomically(Effect.zipRight(insert([1, "one"]), sql`INSERT INTO scratch (id, note) VALUES (2, 'two')`))
-        assert.deepStrictEqual(yield* find([1]), [{ id: 1, note: "one" }])
-        assert.deepStrictEqual(yield* find([2]), [{ id: 2, note: "two" }])
-      }))
-
-    it.effect("rolls back on a defect", () =>
-      Effect.gen(function*() {
-        const { atomically, find, insert } = yield* setup
-        const exit = yield* Effect.exit(atomically(Effect.zipRight(insert([1, "one"]), Effect.die(boom))))
-        assert.strictEqual(defectOf(exit), boom)
-        assert.deepStrictEqual(yield* find([1]), [])
-        yield* assertSettled
-      }))
-
     it.effect("hides an uncommitted write from a read outside its transaction", () =>
       Effect.gen(function*() {
         const { atomically, find, insert } = yield* setup
@@ -115,33 +80,6 @@ describe("PgPrepared", () => {
           assert.deepStrictEqual(yield* find([1]), [{ id: 1, note: "one" }])
         }))
         assert.deepStrictEqual(yield* find([1]), [{ id: 1, note: "one" }])
-      }))
-
-    it.effect("takes a savepoint for a nested transaction", () =>
-      Effect.gen(function*() {
-        const { atomically, find, insert } = yield* setup
-        yield* atomically(Effect.gen(function*() {
-          yield* insert([1, "outer"])
-          const inner = yield* Effect.exit(atomically(Effect.zipRight(insert([2, "inner"]), Effect.fail(boom))))
-          assert.strictEqual(failureOf(inner), boom)
-          assert.deepStrictEqual(yield* find([2]), [])
-          yield* atomically(insert([3, "kept"]))
-        }))
-        assert.deepStrictEqual(yield* find([1]), [{ id: 1, note: "outer" }])
-        assert.deepStrictEqual(yield* find([2]), [])
-        assert.deepStrictEqual(yield* find([3]), [{ id: 3, note: "kept" }])
-      }))
-
-    it.effect("runs inside a transaction of `sql.withTransaction`, on its connection", () =>
-      Effect.gen(function*() {
-        const { find, insert, sql } = yield* setup
-        const exit = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
-          yield* insert([1, "one"])
-          assert.deepStrictEqual(yield* find([1]), [{ id: 1, note: "one" }])
-          return yield* Effect.fail(boom)
-        })))
-        assert.strictEqual(failureOf(exit), boom)
-        assert.deepStrictEqual(yield* find([1]), [])
       }))
 
     it.effect("serves streams, values and raw results of template statements in a transaction", () =>
@@ -157,17 +95,29 @@ describe("PgPrepared", () => {
         }))
       }))
 
-    it.effect("fails a statement with a SqlError, outside a transaction and inside one", () =>
+    it.effect("gives the client back after a defect or a failed statement, leaving no session in a transaction", () =>
       Effect.gen(function*() {
-        const { atomically, insert, prepared } = yield* setup
-        const missing = prepared.prepare("SELECT * FROM no_such_table WHERE id = ?")
-        const error = yield* Effect.flip(missing([1]))
-        assert.instanceOf(error, SqlError.SqlError)
-        yield* insert([1, "one"])
-        // A transaction answers its body's failure as it is, as on SQLite, and rolls back.
-        const duplicate = yield* Effect.exit(atomically(insert([1, "again"])))
-        assert.instanceOf(failureOf(duplicate), SqlError.SqlError)
+        const { atomically, find, insert, prepared } = yield* setup
+        const died = yield* Effect.exit(atomically(Effect.zipRight(insert([1, "one"]), Effect.die(boom))))
+        assert.strictEqual(defectOf(died), boom)
+        assert.deepStrictEqual(yield* find([1]), [])
         yield* assertSettled
+        const missing = prepared.prepare("SELECT * FROM no_such_table WHERE id = ?")
+        assert.instanceOf(yield* Effect.flip(missing([1])), SqlError.SqlError)
+        yield* insert([1, "one"])
+        assert.instanceOf(yield* Effect.flip(atomically(insert([1, "again"]))), SqlError.SqlError)
+        yield* assertSettled
+      }))
+
+    it.effect("prepares a statement by name on the transaction's own session", () =>
+      Effect.gen(function*() {
+        const { atomically, find, sql } = yield* setup
+        yield* atomically(Effect.gen(function*() {
+          yield* find([1])
+          const [{ named }] = yield* sql<{ named: number }>`SELECT CAST(count(*) AS INTEGER) AS named
+            FROM pg_prepared_statements WHERE statement = ${"SELECT id, note FROM scratch WHERE id = $1"}`
+          assert.strictEqual(named, 1)
+        }))
       }))
 
     it.effect("releases the client of an interrupted transaction at once, cancelling its statement", () =>

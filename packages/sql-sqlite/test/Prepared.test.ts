@@ -1,13 +1,14 @@
 /**
- * `Prepared` on the SQLite store: statements join the transaction of their fiber, wait for another
- * fiber's, and fail with `SqlError`.
+ * What only the SQLite store's `Prepared` statements do: outside a transaction, one waits for
+ * another fiber's transaction to end. What both stores' statements do is in
+ * packages/sql/test/contract/Transactions.contract.test.ts.
  */
 import { assert, layer } from "@effect/vitest"
-import { SqlClient, SqlError } from "@effect/sql"
-import { OrderRepository, Transactor } from "@wms/core"
+import { SqlClient } from "@effect/sql"
+import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
 import { SqliteStore } from "@wms/sql-sqlite"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option, TestServices } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option, TestServices } from "effect"
 import { freshSqliteFile } from "../../../testing/databases.js"
 
 const store = Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) => SqliteStore.layer({ filename })))
@@ -18,7 +19,6 @@ const setup = Effect.gen(function*() {
   const { prepare } = yield* Prepared.Prepared
   return {
     insert: prepare<never>("INSERT INTO notes (topic, body) VALUES (?, ?)"),
-    insertReturning: prepare<{ id: number }>("INSERT INTO notes (topic, body) VALUES (?, ?) RETURNING id"),
     bodies: (topic: string) =>
       Effect.map(
         prepare<{ body: string }>("SELECT body FROM notes WHERE topic = ? ORDER BY id")([topic]),
@@ -28,33 +28,6 @@ const setup = Effect.gen(function*() {
 })
 
 layer(store, { timeout: 60_000 })("Prepared on SQLite", (it) => {
-  it.effect("yields the rows of a reader and none for a write without RETURNING", () =>
-    Effect.gen(function*() {
-      const notes = yield* setup
-      assert.deepStrictEqual(yield* notes.insert(["rows", "a"]), [])
-      const [row] = yield* notes.insertReturning(["rows", "b"])
-      assert.strictEqual(typeof row.id, "number")
-      assert.deepStrictEqual(yield* notes.bodies("rows"), ["a", "b"])
-    }))
-
-  it.effect("runs in the fiber's transaction: its writes are seen there and undone by a failure", () =>
-    Effect.gen(function*() {
-      const notes = yield* setup
-      const sql = yield* SqlClient.SqlClient
-      const { atomically } = yield* Transactor
-      const failure = yield* atomically(Effect.gen(function*() {
-        yield* notes.insert(["rollback", "prepared"])
-        yield* sql`INSERT INTO notes (topic, body) VALUES ('rollback', 'template')`
-        assert.deepStrictEqual(yield* notes.bodies("rollback"), ["prepared", "template"])
-        return yield* Effect.fail("boom" as const)
-      })).pipe(Effect.flip)
-      assert.strictEqual(failure, "boom")
-      assert.deepStrictEqual(yield* notes.bodies("rollback"), [])
-
-      yield* atomically(notes.insert(["commit", "kept"]))
-      assert.deepStrictEqual(yield* notes.bodies("commit"), ["kept"])
-    }))
-
   it.effect("outside a transaction, waits for another fiber's to end instead of reading its writes", () =>
     Effect.gen(function*() {
       const notes = yield* setup
@@ -75,21 +48,5 @@ layer(store, { timeout: 60_000 })("Prepared on SQLite", (it) => {
       yield* Deferred.succeed(release, undefined)
       yield* Fiber.join(writer)
       assert.deepStrictEqual(yield* Fiber.join(reader), ["first", "second"])
-    }))
-
-  it.effect("fails with SqlError, which the repositories turn into a defect", () =>
-    Effect.gen(function*() {
-      const notes = yield* setup
-      const { prepare } = yield* Prepared.Prepared
-      const unknownTable = yield* prepare("SELECT * FROM nowhere")([]).pipe(Effect.flip)
-      assert.instanceOf(unknownTable, SqlError.SqlError)
-      const nullBody = yield* notes.insert(["errors", null]).pipe(Effect.flip)
-      assert.instanceOf(nullBody, SqlError.SqlError)
-      assert.match(nullBody.message, /execute/)
-
-      const orders = yield* OrderRepository
-      // No order 999999: the foreign key refuses the line.
-      const exit = yield* Effect.exit(orders.insertLines(999_999, [{ line: 1, sku_id: "A", qty: 1 }]))
-      assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))
     }))
 })

@@ -103,8 +103,9 @@ export const layer = Layer.effect(
       list: (scope, withLines) => rows((withLines ? listWithLines : listHeaders)(scope, []), toStored),
       find: (scope, orderId) => first(findOrder(scope, [orderId]), toStored),
       findMany: (refs) =>
+        // Sorted and without repeats first: the chunks, each in id order, follow one another in it.
         query(
-          Effect.forEach(chunked(refs, 5_000), (chunk) =>
+          Effect.forEach(chunked([...new Set(refs)].sort((x, y) => x - y), 5_000), (chunk) =>
             sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`),
           (groups) => groups.flat().map(toStored)
         ),

@@ -7,6 +7,7 @@ import { Client, ClientId, Site, SiteId, SiteRepository } from "@wms/core"
 import type { ScopeTarget } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { Prepared } from "./Prepared.js"
+import { byBytes } from "./Fragments.js"
 import { query, returnsRow, rows } from "./Query.js"
 
 interface SiteRow {
@@ -79,7 +80,7 @@ export const layer = Layer.effect(
       ))
 
     return SiteRepository.of({
-      listSites: rows(sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id`, toSite),
+      listSites: rows(sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id ${byBytes(sql)}`, toSite),
       findSite: (siteId) => query(findSite(siteId)),
       insertSite: (site) =>
         query(Effect.gen(function*() {
@@ -90,7 +91,7 @@ export const layer = Layer.effect(
         })),
       listClients: (siteId) =>
         rows(
-          sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId} ORDER BY client_id`,
+          sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId} ORDER BY client_id ${byBytes(sql)}`,
           toClient
         ),
       insertClient: (client) =>

@@ -6,7 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { ClientId, SiteId, User, UserId, UserRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { Prepared } from "./Prepared.js"
-import { lockClause } from "./Fragments.js"
+import { byBytes, lockClause } from "./Fragments.js"
 import { query, returnsRow, rows, run } from "./Query.js"
 
 interface UserRow {
@@ -48,7 +48,7 @@ export const layer = Layer.effect(
       list: (siteId) =>
         rows(
           sql<UserRow>`SELECT * FROM users ${siteId === undefined ? sql`` : sql`WHERE site_id = ${siteId}`}
-            ORDER BY email`,
+            ORDER BY email ${byBytes(sql)}`,
           toUser
         ),
       count: query(sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM users`, ([row]) => row.n),

@@ -17,7 +17,7 @@ import {
 import type { CandidateOrder, WaveOrderRow } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
-import { lockClause, visibleIn } from "./Fragments.js"
+import { byBytes, lockClause, visibleIn } from "./Fragments.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
 interface WaveRow extends Omit<StoredWave, "autostart"> {
@@ -122,7 +122,7 @@ export const layer = Layer.effect(
           FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
           LEFT JOIN customers cu ON cu.id = o.customer_id
           LEFT JOIN carriers ca ON ca.id = o.carrier_id
-          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id`),
+          WHERE wo.wave_id = ${waveId} ORDER BY o.order_id ${byBytes(sql)}`),
       claimsets: (waveId) =>
         rows(
           sql<Sums<ClaimsetRow, "total_qty">>`SELECT cs.id, cs.claimset_break, cs.status, cs.pick_type,
