@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A smoke run on whichever `node` is first on PATH: the bundled server on a fresh SQLite file, the
-# README's whole flow pasted as it is written, a graceful stop, then the SQLite store's tests.
+# README's whole flow pasted as it is written, a graceful stop, then the storage contract suite (SQLite and PostgreSQL) and the SQLite store's own tests.
 # CI runs it on the oldest Node the engines field allows; `npm test` covers the rest on Node 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,4 +34,4 @@ status=0; wait $server || status=$?
 [ $status -eq 0 ] || { cat "$dir/server.log"; echo "the server exited with $status on SIGTERM"; exit 1; }
 echo "the server stopped gracefully"
 
-node node_modules/vitest/vitest.mjs run packages/sql-sqlite
+node node_modules/vitest/vitest.mjs run packages/sql packages/sql-sqlite
