@@ -4,13 +4,13 @@
  * (its request wrapper, router, middleware chain and response conversion) costs 100 to 160 µs of
  * CPU a request, more than the engine's own work; this front costs a few µs and runs the same
  * pieces in the same order: the declared endpoint's schemas, the security check (`actorOf`), the
- * handlers (`hotOrderHandlers`), the error answers (`answerTo`), the access line and metrics
+ * handlers (the orders table), the error answers (`answerTo`), the access line and metrics
  * (`recordRequest`). A request it does not recognize exactly goes to the `HttpApi` untouched:
  * another route or method, a path segment the router would decode or refuse (`%`, `;`, `#`,
  * over 100 characters), a query with escapes, a body that is not JSON.
  */
 import { HttpApiError, type HttpApiEndpoint } from "@effect/platform"
-import { type Actor, Administration, InvalidInput, Orders } from "@wms/core"
+import { type Actor, Administration, InvalidInput } from "@wms/core"
 import { Effect, Exit, Option, ParseResult, Redacted, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "./AccessLog.js"
@@ -19,7 +19,7 @@ import { PayloadTooLarge } from "./api/Errors.js"
 import { SentAsBuilt } from "./api/OrdersApi.js"
 import { maxBodyBytes } from "./BodyLimit.js"
 import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "./ErrorResponses.js"
-import { hotOrderHandlers } from "./handlers/OrdersHandlers.js"
+import { OrdersTable } from "./handlers/OrdersHandlers.js"
 import { actorOf } from "./handlers/SecurityLive.js"
 import { bodyProblem, invalidJson } from "./JsonBody.js"
 import { Tokens } from "./Tokens.js"
@@ -126,7 +126,7 @@ export const make = (options: AccessLogOptions) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
     const actor = actorOf(yield* Tokens, yield* Administration)
-    const handlers = hotOrderHandlers(yield* Orders)
+    const handlers = yield* OrdersTable
     const endpoints = WarehouseApi.groups.orders.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
 
     /** The steps of the platform's handler of `endpoint`: security, path, payload, query, handler, encoding. */
