@@ -18,6 +18,8 @@ export const SkuGroupsTable = Effect.map(SkuGroups, (groups) => ({
 } satisfies Table<"skugroups">))
 
 /** The pick methods are fixed: the same for every caller the group's security lets through. */
-export const PickMethodsTable = Effect.succeed({
-  listPickMethods: (_actor, { urlParams }) => Effect.succeed(listPickMethods(urlParams))
-} satisfies Table<"pickmethods">)
+export const PickMethodsTable = Effect.succeed(
+  {
+    listPickMethods: (_actor, { urlParams }) => Effect.succeed(listPickMethods(urlParams))
+  } satisfies Table<"pickmethods">
+)

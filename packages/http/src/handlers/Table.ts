@@ -82,9 +82,14 @@ export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
   E,
   Exclude<R, Scope.Scope> | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, G>
 > =>
-  HttpApiBuilder.group(WarehouseApi, group as GroupName, (handlers): never =>
-    Effect.map(make, (table: Entries) =>
-      Object.keys(WarehouseApi.groups[group].endpoints).reduce(
-        (built, name) => built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => table[name]!(actor, input))),
-        handlers as unknown as Handlers
-      )) as never) as never
+  HttpApiBuilder.group(
+    WarehouseApi,
+    group as GroupName,
+    (handlers): never =>
+      Effect.map(make, (table: Entries) =>
+        Object.keys(WarehouseApi.groups[group].endpoints).reduce(
+          (built, name) =>
+            built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => table[name]!(actor, input))),
+          handlers as unknown as Handlers
+        )) as never
+  ) as never

@@ -8,9 +8,11 @@ export const WavesTable = Effect.map(Waves, (waves) => ({
   list: (actor, { urlParams }) => Effect.map(waves.list(actor), (items) => windowOf(items, urlParams)),
   get: (actor, { path }) => waves.get(actor, path.id),
   remove: (actor, { path }) => waves.remove(actor, path.id),
-  orders: (actor, { path, urlParams }) => Effect.map(waves.orders(actor, path.id), (items) => windowOf(items, urlParams)),
+  orders: (actor, { path, urlParams }) =>
+    Effect.map(waves.orders(actor, path.id), (items) => windowOf(items, urlParams)),
   claimsets: (actor, { path, urlParams }) =>
     Effect.map(waves.claimsets(actor, path.id), (items) => windowOf(items, urlParams)),
-  claims: (actor, { path, urlParams }) => Effect.map(waves.claims(actor, path.id), (items) => windowOf(items, urlParams)),
+  claims: (actor, { path, urlParams }) =>
+    Effect.map(waves.claims(actor, path.id), (items) => windowOf(items, urlParams)),
   tasks: (actor, { path, urlParams }) => Effect.map(waves.tasks(actor, path.id), (items) => windowOf(items, urlParams))
 } satisfies Table<"waves">))
