@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the benchmarks of the engine, each figure next to its baseline measured in the
- * same run on the same machine: the HTTP benchmark (`bench/http.js`, which prints its own table)
+ * same run on the same machine: the HTTP benchmark (`bench/http.js`, which prints its own tables)
  * and then the wave benchmark. Writes both into `bench/results/latest.json`.
  *
  *   node bench/run.js [--sections http,wave] [--stores sqlite,postgres] [--lines 30000,300000]

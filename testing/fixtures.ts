@@ -119,10 +119,6 @@ const setStatus = (
     yield* sql`UPDATE ${sql(table)} SET status_id = ${statusId} WHERE ${sql(idColumn)} = ${id} AND site_id = ${siteId}`
   }).pipe(Effect.orDie)
 
-/** Sets an order's status, as a later wave or pick would. */
-export const setOrderStatus = (siteId: string, orderId: string, statusId: number) =>
-  setStatus("orders", "order_id", siteId, orderId, statusId)
-
 /** Sets a pre-advice's status, as receiving would. */
 export const setPreAdviceStatus = (siteId: string, preAdviceId: string, statusId: number) =>
   setStatus("preadvices", "pre_advice_id", siteId, preAdviceId, statusId)

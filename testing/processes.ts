@@ -116,11 +116,11 @@ export const startProcess = (options: ProcessOptions) =>
 
 /**
  * A server process on `databaseUrl` with the test admin password and JWT secret, so one token
- * works on every process of a database. Killed when the scope closes.
+ * works on every process of a database, and `env` besides. Killed when the scope closes.
  */
-export const startServer = (databaseUrl: string) =>
+export const startServer = (databaseUrl: string, env: Record<string, string> = {}) =>
   startProcess({
-    env: { WMS_DATABASE_URL: databaseUrl, WMS_ADMIN_PASSWORD: adminPassword, WMS_JWT_SECRET: jwtSecret }
+    env: { WMS_DATABASE_URL: databaseUrl, WMS_ADMIN_PASSWORD: adminPassword, WMS_JWT_SECRET: jwtSecret, ...env }
   })
 
 export interface CallResult {

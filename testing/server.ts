@@ -28,7 +28,9 @@ export const testConfig = (databaseUrl: string) => ({
   metrics: true,
   logLevel: LogLevel.Info,
   otlpEndpoint: Option.none(),
-  serviceName: "wms"
+  serviceName: "wms",
+  // The production default; tests that deliver to a receiver on loopback allow private targets.
+  webhookAllowPrivate: false
 })
 
 export interface RequestOptions {

@@ -16,22 +16,42 @@
  * Every operation refers to records by position (taken modulo what exists when it runs), so any
  * sequence applies to any state; a refusal the rules call for (a 400, 404 or 409) is an outcome,
  * not a failure.
+ *
+ * For tests of a service on its own, the ports can be stubbed: `makeTestLayer(Port)(methods, log)`
+ * provides the given methods (any other dies naming itself), a `CallLog` records the calls in
+ * order, and `testTransactor` and `makeTestEventPublisher` stand in for a store's transactions and
+ * outbox.
+ *
+ * ```ts
+ * const log = new CallLog()
+ * const orders = Orders.Default.pipe(Layer.provide([
+ *   makeTestLayer(OrderRepository)({ find: () => Effect.succeed(Option.none()) }, log),
+ *   makeTestLayer(OrderAllocations)({}),
+ *   testTransactor(log)
+ * ]))
+ * ```
  */
-import { Clock, Effect, FastCheck as fc, Option } from "effect"
-import { compareStock } from "./Allocation.js"
-import { decodeInput } from "./Embedding.js"
-import type { WarehouseError } from "./Errors.js"
-import { formatDate, TimeZone } from "./Formats.js"
-import { addDays, AdjustmentRequest, Inventory } from "./Inventory.js"
-import { NewOrder, Orders } from "./Orders.js"
-import { Picking } from "./Picking.js"
-import { NewPreAdvice, PreAdvices } from "./PreAdvices.js"
-import { Receiving } from "./Receiving.js"
-import { NewSku, Skus } from "./Skus.js"
-import { available, isValid, replayQuantities, type TransactionType } from "./Stock.js"
-import type { Actor } from "./Tenancy.js"
-import { WaveDefinitionInput, WaveDefinitions } from "./WaveDefinitions.js"
-import { Waves } from "./Waves.js"
+import { Clock, Context, Effect, Exit, FastCheck as fc, Layer, Option } from "effect"
+import { compareStock } from "./waves/Allocation.js"
+import { decodeInput } from "./admin/Embedding.js"
+import type { WarehouseError } from "./shared/Errors.js"
+import { formatDate, TimeZone } from "./shared/Formats.js"
+import { addDays, AdjustmentRequest, Inventory } from "./stock/Inventory.js"
+import { NewOrder } from "./orders/Order.js"
+import { Orders } from "./orders/Orders.js"
+import { Picking } from "./picking/Picking.js"
+import { NewPreAdvice } from "./receiving/PreAdvice.js"
+import { PreAdvices } from "./receiving/PreAdvices.js"
+import { Receiving } from "./receiving/Receiving.js"
+import { NewSku } from "./masterdata/Sku.js"
+import { Skus } from "./masterdata/Skus.js"
+import { available, isValid, replayQuantities, type TransactionType } from "./stock/Stock.js"
+import type { Actor } from "./shared/Tenancy.js"
+import { WaveDefinitionInput } from "./waves/WaveDefinition.js"
+import { WaveDefinitions } from "./waves/WaveDefinitions.js"
+import { Waves } from "./waves/Waves.js"
+import { EventPublisher, type WarehouseEvent } from "./shared/Events.js"
+import { Transactor } from "./shared/Transactor.js"
 
 /** A SKU of a generated warehouse; `expiry_days` set means an expiry SKU. */
 export interface SkuSeed {
@@ -453,3 +473,95 @@ export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>
     }
     return { world, outcomes, violations }
   })
+
+/** A call of a stubbed method: `Port.method` and its arguments. */
+export interface StubCall {
+  readonly method: string
+  readonly args: ReadonlyArray<unknown>
+}
+
+/**
+ * The calls made to stubbed ports, in the order they were made: what a service test asserts on
+ * when a rule says which calls are made with what. One log shared by every stub of a test orders
+ * the calls across ports.
+ */
+export class CallLog {
+  readonly calls: Array<StubCall> = []
+
+  /** Adds a call. */
+  record(method: string, args: ReadonlyArray<unknown> = []): void {
+    this.calls.push({ method, args })
+  }
+
+  /** `Port.method` of every call, in order. */
+  get methods(): ReadonlyArray<string> {
+    return this.calls.map((call) => call.method)
+  }
+
+  /** The arguments of every call of `method` (`Port.method`), in order. */
+  argsOf(method: string): ReadonlyArray<ReadonlyArray<unknown>> {
+    return this.calls.filter((call) => call.method === method).map((call) => call.args)
+  }
+}
+
+// `OrderRepository` of `@wms/core/OrderRepository`: the name calls and missing methods go by.
+const portName = (key: string) => key.slice(key.lastIndexOf("/") + 1)
+
+// Callable, for a method, and itself an Effect, for a port property that is one (`listSites`).
+const unimplemented = (method: string) => {
+  const dead = Effect.dieMessage(`${method} is not implemented by this test layer`)
+  return Object.setPrototypeOf(Object.assign(() => dead, dead), Object.getPrototypeOf(dead))
+}
+
+/**
+ * A layer of `tag` for service tests, after Effect-TS/examples: the methods given, and any other
+ * dies naming itself (`OrderRepository.lock is not implemented by this test layer`), so a test
+ * states only what its rule uses. With a `log`, every call of a given method is recorded when it
+ * is made. Works for ports and for `Effect.Service`s alike.
+ */
+export const makeTestLayer = <I, S extends object>(tag: Context.Tag<I, S>) =>
+(methods: Partial<S>, log?: CallLog): Layer.Layer<I> => {
+  const port = portName(tag.key)
+  const target: Record<string | symbol, unknown> = {}
+  for (const [name, member] of Object.entries(methods)) {
+    target[name] = log !== undefined && typeof member === "function"
+      ? (...args: Array<unknown>) => {
+        log.record(`${port}.${name}`, args)
+        return member(...args)
+      }
+      : member
+  }
+  const service = new Proxy(target, {
+    get: (members, name) =>
+      name in members || typeof name === "symbol"
+        ? members[name]
+        : (members[name] = unimplemented(`${port}.${name}`)),
+    has: () => true
+  })
+  return Layer.succeed(tag, service as S)
+}
+
+/**
+ * A `Transactor` for service tests: it runs the effect as it is. With a `log`, each transaction
+ * shows as `Transactor.begin`, then `Transactor.commit`, or `Transactor.rollback` when the effect
+ * fails, dies or is interrupted: where a store would have kept or undone the writes between.
+ */
+export const testTransactor = (log?: CallLog): Layer.Layer<Transactor> =>
+  Layer.succeed(Transactor, {
+    atomically: (effect) =>
+      log === undefined ? effect : Effect.suspend(() => {
+        log.record("Transactor.begin")
+        return Effect.onExit(effect, (exit) =>
+          Effect.sync(() => log.record(Exit.isSuccess(exit) ? "Transactor.commit" : "Transactor.rollback")))
+      })
+  })
+
+/** An in-memory `EventPublisher` for service tests: `published` holds every event, in order. */
+export const makeTestEventPublisher = () => {
+  const published: Array<WarehouseEvent> = []
+  const layer = Layer.succeed(EventPublisher, {
+    publish: (event) => Effect.sync(() => void published.push(event)),
+    publishAll: (events) => Effect.sync(() => void published.push(...events))
+  })
+  return { published: published as ReadonlyArray<WarehouseEvent>, layer }
+}

@@ -1,14 +1,22 @@
 import { assert, describe, it } from "@effect/vitest"
+import { EventPublisher, OrderRepository, SiteRepository, Transactor } from "@wms/core"
 import {
   arbOps,
   arbWarehouse,
+  CallLog,
   checkClaims,
   checkFefo,
   checkLedger,
   checkStock,
-  type ContentView
+  type ContentView,
+  makeTestEventPublisher,
+  makeTestLayer,
+  testTransactor
 } from "@wms/core/testing"
-import { FastCheck as fc } from "effect"
+import { Cause, Effect, Exit, FastCheck as fc, Option } from "effect"
+import { siteActor } from "./Fixtures.js"
+
+const siteScope = siteActor.scope
 
 const content = (fields: Partial<ContentView> & { readonly content_id: number }): ContentView => ({
   sku_id: "A",
@@ -80,5 +88,84 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.isTrue(contents.some((c) => c.expiry_in_days !== null))
     assert.isTrue(contents.some((c) => c.expiry_in_days === null))
     assert.isTrue(contents.some((c) => c.expiry_in_days !== null && c.expiry_in_days < 0))
+  })
+})
+
+describe("the port stubs of @wms/core/testing", () => {
+  const defectOf = <A, E>(exit: Exit.Exit<A, E>) =>
+    Exit.isFailure(exit) ? Cause.pretty(exit.cause).split("\n")[0] : "succeeded"
+
+  it.effect("a test layer provides the methods given and records their calls", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      const orders = yield* OrderRepository
+      assert.isTrue(yield* orders.carrierVisible(siteScope, 7))
+      assert.deepStrictEqual(yield* orders.lineNumbers(3), [1, 2])
+      assert.deepStrictEqual(log.calls, [
+        { method: "OrderRepository.carrierVisible", args: [siteScope, 7] },
+        { method: "OrderRepository.lineNumbers", args: [3] }
+      ])
+      assert.deepStrictEqual(log.methods, ["OrderRepository.carrierVisible", "OrderRepository.lineNumbers"])
+      assert.deepStrictEqual(log.argsOf("OrderRepository.lineNumbers"), [[3]])
+    }).pipe(Effect.provide(makeTestLayer(OrderRepository)({
+      carrierVisible: () => Effect.succeed(true),
+      lineNumbers: () => Effect.succeed([1, 2])
+    }, log)))
+  })
+
+  it.effect("a method not given dies naming itself, whether it is called or is an Effect", () =>
+    Effect.gen(function*() {
+      const orders = yield* OrderRepository
+      const sites = yield* SiteRepository
+      assert.strictEqual(
+        defectOf(yield* Effect.exit(orders.lock(1))),
+        "RuntimeException: OrderRepository.lock is not implemented by this test layer"
+      )
+      assert.strictEqual(
+        defectOf(yield* Effect.exit(sites.listSites)),
+        "RuntimeException: SiteRepository.listSites is not implemented by this test layer"
+      )
+      assert.isTrue("remove" in orders)
+    }).pipe(
+      Effect.provide(makeTestLayer(OrderRepository)({ find: () => Effect.succeed(Option.none()) })),
+      Effect.provide(makeTestLayer(SiteRepository)({}))
+    ))
+
+  it.effect("the test transactor marks where each transaction begins, commits and rolls back", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      const { atomically } = yield* Transactor
+      assert.strictEqual(yield* atomically(Effect.succeed(1)), 1)
+      yield* Effect.exit(atomically(Effect.fail("refused")))
+      yield* Effect.exit(atomically(Effect.die("broken")))
+      assert.deepStrictEqual(log.methods, [
+        "Transactor.begin",
+        "Transactor.commit",
+        "Transactor.begin",
+        "Transactor.rollback",
+        "Transactor.begin",
+        "Transactor.rollback"
+      ])
+    }).pipe(Effect.provide(testTransactor(log)))
+  })
+
+  it.effect("the test event publisher keeps every event in order", () => {
+    const events = makeTestEventPublisher()
+    const event = (event_type: "order_shipped" | "wave_started", data: number) => ({
+      event_type,
+      site_id: "main",
+      client_id: null,
+      data
+    })
+    return Effect.gen(function*() {
+      const publisher = yield* EventPublisher
+      yield* publisher.publish(event("wave_started", 1))
+      yield* publisher.publishAll([event("order_shipped", 2), event("order_shipped", 3)])
+      assert.deepStrictEqual(events.published, [
+        event("wave_started", 1),
+        event("order_shipped", 2),
+        event("order_shipped", 3)
+      ])
+    }).pipe(Effect.provide(events.layer))
   })
 })

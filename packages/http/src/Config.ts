@@ -26,6 +26,8 @@ export interface ServerConfig {
   readonly otlpEndpoint: Option.Option<string>
   /** `service.name` of the traces (`OTEL_SERVICE_NAME`). */
   readonly serviceName: string
+  /** Webhooks may target private addresses (`WMS_WEBHOOK_ALLOW_PRIVATE`), for development and tests. */
+  readonly webhookAllowPrivate: boolean
 }
 
 const positiveInteger = (name: string, fallback: number) =>
@@ -59,7 +61,8 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   metrics: Config.boolean("WMS_METRICS").pipe(Config.withDefault(true)),
   logLevel: Config.logLevel("WMS_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   otlpEndpoint: Config.option(Config.nonEmptyString("OTEL_EXPORTER_OTLP_ENDPOINT")),
-  serviceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("wms"))
+  serviceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("wms")),
+  webhookAllowPrivate: Config.boolean("WMS_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
 })
 
 function isTimeZone(zone: string): boolean {

@@ -47,7 +47,8 @@ const services = (config: ServerConfig) =>
     Layer.provideMerge(Warehouse.layer({
       database: config.databaseUrl,
       timeZone: config.timeZone,
-      passwordHashCost: config.passwordHashCost
+      passwordHashCost: config.passwordHashCost,
+      allowPrivateWebhookTargets: config.webhookAllowPrivate
     }))
   )
 

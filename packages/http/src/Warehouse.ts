@@ -2,7 +2,7 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, Carriers, Inventory, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
+import { Administration, AllowPrivateWebhookTargets, Carriers, Inventory, OrderAllocationsLive, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"
@@ -17,10 +17,20 @@ export interface WarehouseOptions {
    * hash and login costs about 2^(cost − 17) · 0.35 s of CPU on a thread of libuv's pool.
    */
   readonly passwordHashCost?: number
+  /**
+   * Lets webhooks target loopback, private, link-local and other internal addresses (default
+   * false), for development and tests; cloud metadata stays refused. The webhook worker run beside
+   * these services (`WebhookWorker.layer`) follows the same switch.
+   */
+  readonly allowPrivateWebhookTargets?: boolean
 }
 
-/** Every service of the warehouse, on the ports of a store; a service using another comes after it. */
+/**
+ * Every service of the warehouse, on the ports of a store; a service using another comes after it.
+ * Orders delete an allocated order through the waves (`OrderAllocationsLive`).
+ */
 const services = Layer.mergeAll(Orders.Default).pipe(
+  Layer.provide(OrderAllocationsLive),
   Layer.provideMerge(Layer.mergeAll(Waves.Default, Receiving.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Administration.Default,
@@ -46,7 +56,8 @@ export const layer = (options: WarehouseOptions) =>
   Layer.fresh(services).pipe(
     Layer.provideMerge(Layer.mergeAll(
       NodePasswordHasher.layerWithCost(options.passwordHashCost ?? NodePasswordHasher.defaultCost),
-      Layer.succeed(TimeZone, options.timeZone ?? "UTC")
+      Layer.succeed(TimeZone, options.timeZone ?? "UTC"),
+      Layer.succeed(AllowPrivateWebhookTargets, options.allowPrivateWebhookTargets ?? false)
     )),
     Layer.provideMerge(Store.fromUrl(options.database))
   )

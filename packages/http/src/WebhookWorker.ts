@@ -4,24 +4,36 @@
  * `EventSubscriptions`. The bundled server runs it; an embedding application adds `layer` next to
  * `Warehouse.layer`. Every process on one database may run it: deliveries are leased, so no two
  * attempts of one delivery run at once, and a dead process's lease simply runs out.
+ *
+ * Each attempt checks its target again (`WebhookTargets`): the URL's host, then every address the
+ * host resolves to, in the lookup the connection itself uses, so a name that resolves to a public
+ * address at create and to an internal one now (DNS rebinding) is refused, and the address checked
+ * is the one connected to. Redirects are not followed: a 3xx is a failed attempt.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientError, HttpClientRequest } from "@effect/platform"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import {
+  addressKind,
   afterAttempt,
+  AllowPrivateWebhookTargets,
   type ClaimedDelivery,
+  describeKind,
   eventPayload,
   EventSubscriptions,
+  isRefused,
   isSuccessStatus,
   signingInput,
   TimeZone,
   Transactor,
+  urlRefusal,
   WebhookDeliveryPolicy,
   webhookId,
   WebhookRepository
 } from "@wms/core"
 import { Clock, Context, Effect, FiberSet, Layer, Option, Queue, Ref } from "effect"
 import { createHmac } from "node:crypto"
+import { type LookupAddress, promises as dns } from "node:dns"
+import type { LookupFunction } from "node:net"
 
 /** How the worker runs, apart from the delivery policy (`WebhookDeliveryPolicy`). */
 export interface WorkerOptions {
@@ -39,6 +51,48 @@ export class WebhookWorkerOptions extends Context.Reference<WebhookWorkerOptions
   { defaultValue: (): WorkerOptions => ({ pollIntervalMillis: 250, concurrency: 16, leaseMarginMillis: 10_000 }) }
 ) {}
 
+/** Every address a host name resolves to. */
+export type Resolve = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>
+
+/**
+ * How the worker resolves a webhook's host name: the system's resolver (`dns.lookup`, as Node's
+ * own connections use) unless another is provided, as tests do to resolve names without DNS.
+ */
+export class WebhookResolver extends Context.Reference<WebhookResolver>()(
+  "@wms/http/WebhookResolver",
+  { defaultValue: (): Resolve => (hostname) => dns.lookup(hostname, { all: true }) }
+) {}
+
+/** A target refused by the rule of `WebhookTargets`; its message is the delivery's `last_error`. */
+class RefusedTarget extends Error {}
+
+const familyOf = (family: number | "IPv4" | "IPv6" | undefined): number =>
+  family === "IPv4" ? 4 : family === "IPv6" ? 6 : family ?? 0
+
+/**
+ * The lookup of the worker's connections: resolves the host, refuses it when any of its addresses
+ * is refused, and hands the connection the very addresses it checked.
+ */
+export const checkedLookup = (resolve: Resolve, allowPrivate: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    resolve(hostname).then((addresses) => {
+      for (const { address } of addresses) {
+        const kind = addressKind(address)
+        if (kind === undefined || isRefused(kind, allowPrivate)) {
+          const what = kind === undefined ? "not an IP address" : describeKind(kind)
+          return callback(new RefusedTarget(`Refused: ${hostname} resolves to ${address}, ${what}`), "")
+        }
+      }
+      const family = familyOf(options.family)
+      const usable = addresses.filter((address) => family === 0 || address.family === family)
+      if (usable.length === 0) {
+        return callback(Object.assign(new Error(`No address of ${hostname}`), { code: "ENOTFOUND" }), "")
+      }
+      if (options.all === true) callback(null, [...usable])
+      else callback(null, usable[0].address, usable[0].family)
+    }, (error: NodeJS.ErrnoException) => callback(error, ""))
+  }
+
 /** `webhook-signature` of the Standard Webhooks scheme: HMAC-SHA256 keyed with the secret's UTF-8 bytes. */
 export const signature = (secret: string, id: string, timestampSeconds: number, body: string): string =>
   `v1,${
@@ -47,9 +101,19 @@ export const signature = (secret: string, id: string, timestampSeconds: number, 
     )
   }`
 
+/** What an attempt got: the answer's status, or why it has none; why it failed when it did. */
+interface Outcome {
+  readonly statusCode: number | null
+  readonly error: string | null
+}
+
 const iso = (millis: number) => new Date(millis).toISOString()
 
-const describe = (error: unknown): string => {
+const describe = (failure: unknown): string => {
+  // A refusal reaches the client as the cause of its transport error, which does not quote it.
+  const error = HttpClientError.isHttpClientError(failure) && failure.cause instanceof RefusedTarget
+    ? failure.cause
+    : failure
   const message = error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
     ? String((error as { message: unknown }).message)
     : String(error)
@@ -63,13 +127,21 @@ const run = Effect.gen(function*() {
   const policy = yield* WebhookDeliveryPolicy
   const options = yield* WebhookWorkerOptions
   const timeZone = yield* TimeZone
+  const allowPrivate = yield* AllowPrivateWebhookTargets
+  const agent = yield* NodeHttpClient.makeAgent({ lookup: checkedLookup(yield* WebhookResolver, allowPrivate) })
   // Scoped: the answer is never read, and closing the scope ends the request at once.
-  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+  const client = HttpClient.withScope(
+    yield* Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
+  )
   const attempts = yield* FiberSet.make()
   const inFlight = yield* Ref.make(0)
   const wake = yield* Queue.sliding<void>(1)
 
-  const post = (delivery: ClaimedDelivery, body: string, timestampSeconds: number) => {
+  const post = (delivery: ClaimedDelivery, body: string, timestampSeconds: number): Effect.Effect<Outcome> => {
+    // Node connects to an address in the URL without a lookup, so the host is checked here first
+    // (`localhost` and the metadata names too, whatever they resolve to).
+    const refusal = urlRefusal(delivery.url, allowPrivate)
+    if (refusal !== undefined) return Effect.succeed({ statusCode: null, error: `Refused: ${refusal}` })
     const id = webhookId(delivery.event.id)
     const headers: Record<string, string> = { "webhook-id": id, "webhook-timestamp": String(timestampSeconds) }
     if (delivery.secret !== null) {
@@ -82,13 +154,13 @@ const run = Effect.gen(function*() {
         HttpClientRequest.bodyText(body, "application/json")
       )
     ).pipe(
-      Effect.map((response) => ({ statusCode: response.status, error: null as string | null })),
+      Effect.map((response) => ({ statusCode: response.status, error: null })),
       Effect.scoped,
       Effect.timeoutFail({
         duration: policy.timeoutMillis,
         onTimeout: () => new Error(`No answer within ${policy.timeoutMillis} ms`)
       }),
-      Effect.catchAll((error) => Effect.succeed({ statusCode: null as number | null, error: describe(error) }))
+      Effect.catchAll((error) => Effect.succeed({ statusCode: null, error: describe(error) }))
     )
   }
 
@@ -158,7 +230,8 @@ const run = Effect.gen(function*() {
 
 /**
  * The worker as a layer: it runs while the layer's scope is open. Needs the warehouse services
- * (`Warehouse.layer`); posts with Node's HTTP client.
+ * (`Warehouse.layer`); posts with Node's HTTP client. Private targets are allowed as
+ * `AllowPrivateWebhookTargets` says, which `Warehouse.layer({ allowPrivateWebhookTargets })` sets.
  */
 export const layer: Layer.Layer<never, never, WebhookRepository | Transactor | EventSubscriptions> = Layer
-  .scopedDiscard(Effect.forkScoped(run)).pipe(Layer.provide(NodeHttpClient.layer))
+  .scopedDiscard(Effect.forkScoped(run))

@@ -41,7 +41,14 @@ for (const [label, database] of databases) {
             wms.webhooks.create({ event_type: "order_shipped", url: "ftp://example.com" })
           )
           assert.strictEqual((badHook as InvalidInput).message, "Invalid field url: must be an absolute http(s) URL")
-          await wms.webhooks.create({ event_type: "order_shipped", url: "http://127.0.0.1:9/hook", enabled: false })
+          const privateHook = await rejection(
+            wms.webhooks.create({ event_type: "order_shipped", url: "http://127.0.0.1:9/hook" })
+          )
+          assert.strictEqual(
+            (privateHook as InvalidInput).message,
+            "Invalid field url: http://127.0.0.1:9/hook targets a loopback address, not a public one"
+          )
+          await wms.webhooks.create({ event_type: "order_shipped", url: "https://example.com/hook", enabled: false })
           const hooks = (await wms.webhooks.list()).map((hook) => [hook.event_type, hook.enabled])
           assert.deepStrictEqual(hooks, [["order_shipped", false]])
         })

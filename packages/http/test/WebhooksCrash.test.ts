@@ -13,6 +13,9 @@ const call = (
   options: { readonly token?: string; readonly body?: unknown } = {}
 ) => callProcess(server, method, path, { ...options, site: options.token === undefined ? undefined : "main" })
 
+// The receiver listens on loopback.
+const allowLoopback = { WMS_WEBHOOK_ALLOW_PRIVATE: "true" }
+
 const expect204 = (response: { status: number; body: unknown }, what: string) =>
   response.status === 204
     ? Effect.void
@@ -27,7 +30,7 @@ const expect204 = (response: { status: number; body: unknown }, what: string) =>
 const crashAndRecover = (label: string, databaseUrl: string) =>
   Effect.gen(function*() {
     const hook = yield* receiver(() => 500)
-    const first = yield* startServer(databaseUrl)
+    const first = yield* startServer(databaseUrl, allowLoopback)
     const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
     const token = (login.body as { token: string }).token
     yield* expect204(
@@ -57,7 +60,9 @@ const crashAndRecover = (label: string, databaseUrl: string) =>
     first.child.kill("SIGKILL")
     yield* exited(first.child)
     hook.answerWith(() => 200)
-    yield* Effect.all([startServer(databaseUrl), startServer(databaseUrl)], { concurrency: 2 })
+    yield* Effect.all([startServer(databaseUrl, allowLoopback), startServer(databaseUrl, allowLoopback)], {
+      concurrency: 2
+    })
     yield* eventually(
       () => deliveredOrder(hook.received()).length === preAdvices.length,
       () => `${label}: ${JSON.stringify(hook.received().map((r) => [r.eventId, r.answer]))}`,

@@ -1,0 +1,53 @@
+/**
+ * Carriers (§2.9). A carrier belongs to a site, not to a client: every scope of the site, a
+ * client's included, sees and maintains the same carriers.
+ */
+import { Effect, Option } from "effect"
+import { Conflict, NotFound } from "../shared/Errors.js"
+import type { RowLock } from "./MasterData.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { CarrierInput } from "./Carrier.js"
+import { CarrierRepository } from "./CarrierRepository.js"
+import type { Actor } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+
+const notFound = (id: number) => new NotFound({ message: `Carrier with id ${id} not found` })
+
+export class Carriers extends Effect.Service<Carriers>()("@wms/core/Carriers", {
+  effect: Effect.gen(function*() {
+    const repository = yield* CarrierRepository
+    const { atomically } = yield* Transactor
+
+    const visible = (actor: Actor, id: number, lock: RowLock) =>
+      Effect.flatMap(repository.find(id, lock), (found) =>
+        Option.isSome(found) && found.value.site_id === actor.scope.site_id
+          ? Effect.succeed(found.value)
+          : Effect.fail(notFound(id)))
+
+    const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
+      return yield* repository.list(actor.scope.site_id, window)
+    })
+
+    const get = Effect.fnUntraced(function*(actor: Actor, id: number) {
+      return yield* visible(actor, id, "none")
+    })
+
+    const create = Effect.fnUntraced(function*(actor: Actor, input: CarrierInput) {
+        return yield* repository.insert(actor.scope.site_id, input)
+    }, atomically)
+
+    const update = Effect.fnUntraced(function*(actor: Actor, id: number, input: CarrierInput) {
+        yield* visible(actor, id, "none")
+      if (!(yield* repository.update(id, input))) return yield* notFound(id)
+    }, atomically)
+
+    const remove = Effect.fnUntraced(function*(actor: Actor, id: number) {
+        // The lock keeps an order from taking the carrier while it is checked.
+      yield* visible(actor, id, "update")
+      if (yield* repository.isReferenced(id)) return yield* new Conflict({ message: `Carrier ${id} is used by orders` })
+      yield* repository.remove(id)
+    }, atomically)
+
+    return { list, get, create, update, remove } as const
+  })
+}) {}

@@ -1,0 +1,63 @@
+/**
+ * Customers and suppliers (§2.8): one shape, one set of rules, kept apart by their kind. Each is
+ * owned by the site and client of the scope it was created in. Addresses live on the record
+ * itself, so `address_id` is the record's own `id`.
+ */
+import { Effect, Option } from "effect"
+import { Conflict, NotFound } from "../shared/Errors.js"
+import type { RowLock } from "./MasterData.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { PartnerDetail, PartnerInput, PartnerKind } from "./Partner.js"
+import { PartnerRepository } from "./PartnerRepository.js"
+import { type Actor, canSee, ownerOf } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+
+const wording = {
+  customer: { title: "Customer", usedBy: "orders" },
+  supplier: { title: "Supplier", usedBy: "pre-advices" }
+} as const
+
+export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
+  effect: Effect.gen(function*() {
+    const repository = yield* PartnerRepository
+    const { atomically } = yield* Transactor
+
+    const operations = (kind: PartnerKind) => {
+      const { title, usedBy } = wording[kind]
+      const notFound = (id: number) => new NotFound({ message: `${title} with id ${id} not found` })
+
+      const visible = (actor: Actor, id: number, lock: RowLock) =>
+        Effect.flatMap(repository.find(kind, id, lock), (found) =>
+          Option.isSome(found) && canSee(actor.scope, found.value.owner)
+            ? Effect.succeed(found.value.record)
+            : Effect.fail(notFound(id)))
+
+      return {
+        list: Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
+          return yield* repository.list(kind, actor.scope, window)
+        }),
+        get: Effect.fnUntraced(function*(actor: Actor, id: number) {
+          const record = yield* visible(actor, id, "none")
+          return { ...record, address_type: kind } satisfies PartnerDetail
+        }),
+        create: Effect.fnUntraced(function*(actor: Actor, input: PartnerInput) {
+          return yield* repository.insert(kind, ownerOf(actor.scope), input)
+        }, atomically),
+        update: Effect.fnUntraced(function*(actor: Actor, id: number, input: PartnerInput) {
+          yield* visible(actor, id, "none")
+          if (!(yield* repository.update(kind, id, input))) return yield* notFound(id)
+        }, atomically),
+        remove: Effect.fnUntraced(function*(actor: Actor, id: number) {
+          // The lock keeps an order or pre-advice from taking the partner while it is checked.
+          yield* visible(actor, id, "update")
+          if (yield* repository.isReferenced(kind, id)) {
+            return yield* new Conflict({ message: `${title} ${id} is used by ${usedBy}` })
+          }
+          yield* repository.remove(kind, id)
+        }, atomically)
+      }
+    }
+
+    return { customers: operations("customer"), suppliers: operations("supplier") } as const
+  })
+}) {}

@@ -1,0 +1,111 @@
+/**
+ * Outbound orders and their lines (API §2.2, §4.2) as the API shows them and as the write bodies
+ * carry them.
+ */
+import { Schema } from "effect"
+import { CalendarDate, maxInteger, Quantity, RecordId } from "../shared/Formats.js"
+import { maxLineNumber } from "./LineNumbering.js"
+
+/** An order line as the API shows it. */
+export const OrderLine = Schema.Struct({
+  order_id: Schema.String,
+  line: Schema.Number,
+  sku_id: Schema.String,
+  qty: Schema.Number,
+  qty_picked: Schema.Number,
+  qty_shipped: Schema.Number
+})
+export type OrderLine = typeof OrderLine.Type
+
+const orderHeader = {
+  order_id: Schema.String,
+  client_id: Schema.NullOr(Schema.String),
+  order_date: Schema.NullOr(Schema.String),
+  order_status: Schema.Struct({ id: Schema.Number, description: Schema.String }),
+  order_status_description: Schema.String,
+  customer: Schema.NullOr(Schema.Struct({ id: Schema.Number, name: Schema.String })),
+  ship_by_date: Schema.NullOr(Schema.String),
+  carrier: Schema.NullOr(Schema.String),
+  ship_dock: Schema.NullOr(Schema.String),
+  creation_datetime: Schema.String,
+  created_by: Schema.String
+}
+
+/** An order as `GET /orders/:id` shows it (§2.2). */
+export const Order = Schema.Struct({ ...orderHeader, lines: Schema.Array(OrderLine) })
+export type Order = typeof Order.Type
+
+/** An order in `GET /orders`: without `lines` when they are suppressed by `lines=false`. */
+export const OrderListItem = Schema.Struct({ ...orderHeader, lines: Schema.optional(Schema.Array(OrderLine)) })
+export type OrderListItem = typeof OrderListItem.Type
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+// A text the stores keep exactly as sent: PostgreSQL refuses U+0000, and a lone surrogate would be
+// stored as U+FFFD, so both are a 400 here rather than a 500 or a silently changed value.
+const StoredText = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
+  Schema.filter((s) => !loneSurrogate.test(s), { message: () => "must be valid Unicode text" })
+)
+
+/** An order id in a path: any text the store can look up; one that does not exist is a 404. */
+export const OrderIdFromPath = StoredText
+
+/** An order id on write: 1 to 100 characters, not only blanks (it is a key of the store). */
+export const OrderId = StoredText.pipe(
+  Schema.filter((s) => s.trim() !== "", { message: () => "must not be empty" }),
+  Schema.filter((s) => s.length <= 100, { message: () => "must be at most 100 characters" })
+)
+
+const LineNumber = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxLineNumber, {
+    message: () => `must be an integer from 1 to ${maxLineNumber}`
+  })
+)
+
+// Quantity bounded by what the store's 32-bit column holds.
+const LineQuantity = Quantity.pipe(
+  Schema.filter((n) => n <= maxInteger, { message: () => `must be at most ${maxInteger}` })
+)
+
+const SkuReference = StoredText.pipe(Schema.filter((s) => s !== "", { message: () => "must not be empty" }))
+
+// Absent and null are both accepted; what they mean (none, or unchanged) is up to the operation.
+const optional = <S extends Schema.Schema.Any>(schema: S) => Schema.optional(Schema.NullOr(schema))
+
+/** An order line on write; without `line` it gets the next free number. */
+export const NewOrderLine = Schema.Struct({
+  sku_id: SkuReference,
+  qty: LineQuantity,
+  line: optional(LineNumber)
+})
+export type NewOrderLine = typeof NewOrderLine.Type
+
+/** The body of `POST /orders`. Optional fields may be left out (a typed client need not name them) or null. */
+export const NewOrder = Schema.Struct({
+  order_id: OrderId,
+  customer_id: optional(RecordId),
+  order_date: optional(CalendarDate),
+  ship_by_date: optional(CalendarDate),
+  carrier_id: optional(RecordId),
+  ship_dock: optional(StoredText),
+  lines: optional(Schema.Array(NewOrderLine).annotations({ message: () => "must be an array of order lines" }))
+})
+export type NewOrder = typeof NewOrder.Type
+
+/** The body of `PUT /orders/:id`: only the fields present change; `null` clears one. */
+export const OrderUpdate = Schema.Struct({
+  customer_id: optional(RecordId),
+  order_date: optional(CalendarDate),
+  ship_by_date: optional(CalendarDate),
+  carrier_id: optional(RecordId),
+  ship_dock: optional(StoredText)
+})
+export type OrderUpdate = typeof OrderUpdate.Type
+
+/** The body of `PUT /orders/:id/lines/:line_id`. */
+export const OrderLineUpdate = Schema.Struct({
+  sku_id: SkuReference,
+  qty: LineQuantity
+})
+export type OrderLineUpdate = typeof OrderLineUpdate.Type

@@ -1,0 +1,55 @@
+/**
+ * The view of a stored order as the API shows it (§2.2). Shared by the services that answer with
+ * an order or raise an event about one.
+ */
+import { composeCustomerName } from "./CustomerName.js"
+import { formatDateTime } from "../shared/Formats.js"
+import type { Order, OrderLine } from "./Order.js"
+import type { OrderLineRow, OrderRow, StoredOrder } from "./OrderRepository.js"
+import { type StatusId, statusDescription, statusObject } from "../shared/Status.js"
+
+/** The description of a status id, for the order statuses the store may hold. */
+export const describeStatus = (statusId: number) => statusDescription(statusId as StatusId) ?? `status ${statusId}`
+
+const utcInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
+
+// Stored instants are UTC ISO text, so in UTC the date and time are read off it: Intl's formatter
+// costs more than the rest of an order's view, and a list shows hundreds.
+const creationDateTime = (instant: string, timeZone: string) =>
+  timeZone === "UTC" && utcInstant.test(instant)
+    ? `${instant.slice(0, 10)} ${instant.slice(11, 19)}`
+    : formatDateTime(instant, timeZone)
+
+const customerName = (row: OrderRow) =>
+  row.customer_name === null ? "" : composeCustomerName(row.customer_name, row.customer_town)
+
+const toLine = (orderId: string, row: OrderLineRow): OrderLine => ({
+  order_id: orderId,
+  line: row.line,
+  sku_id: row.sku_id,
+  qty: row.qty,
+  qty_picked: row.qty_picked,
+  qty_shipped: row.qty_shipped
+})
+
+/** The header of an order as the API shows it, without lines. */
+export const toOrderHeader = (row: OrderRow, timeZone: string) => ({
+  order_id: row.order_id,
+  client_id: row.client_id,
+  order_date: row.order_date,
+  order_status: statusObject(row.status_id as StatusId),
+  order_status_description: describeStatus(row.status_id),
+  customer: row.customer_id === null ? null : { id: row.customer_id, name: customerName(row) },
+  ship_by_date: row.ship_by_date,
+  carrier: row.carrier_name,
+  ship_dock: row.ship_dock,
+  creation_datetime: creationDateTime(row.created_at, timeZone),
+  created_by: row.created_by
+})
+
+/** An order as `GET /orders/:id` shows it. */
+export const toOrder = ({ header, lines }: StoredOrder, timeZone: string): Order => ({
+  ...toOrderHeader(header, timeZone),
+  lines: lines.map((line) => toLine(header.order_id, line))
+})
+

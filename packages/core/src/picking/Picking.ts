@@ -1,0 +1,187 @@
+/**
+ * Picking and shipping (extension, DECISIONS §7). A pick task is its claim: confirming it takes
+ * the picked stock off the content (a Pick transaction) and any rest as lost (a Lost transaction
+ * and a lost-and-found item), raises the line's `qty_picked`, and moves the order, claimset and
+ * wave on. Shipping an order whose tasks are all done ships what was picked. One transaction per
+ * call; concurrent confirmations of one task close it once.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { EventPublisher } from "../shared/Events.js"
+import { RecordIdFromPath, TimeZone } from "../shared/Formats.js"
+import { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
+import { TextIdFromPath } from "../masterdata/MasterData.js"
+import { ListWindow } from "../shared/Window.js"
+import { OrderRepository } from "../orders/OrderRepository.js"
+import { orderNotFound } from "../orders/Orders.js"
+import { toOrder } from "../orders/OrderView.js"
+import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
+import { Status, type StatusId } from "../shared/Status.js"
+import { toTask } from "../waves/TaskView.js"
+import type { Actor } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+import { WaveRepository } from "../waves/WaveRepository.js"
+
+/** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
+export const TaskQuery = Schema.Struct({
+  wave_id: Schema.optional(RecordIdFromPath),
+  sku_id: Schema.optional(TextIdFromPath),
+  ...ListWindow.fields
+})
+export type TaskQuery = typeof TaskQuery.Type
+
+const PickedQuantity = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 2147483647, {
+    message: () => "must be an integer of at least 0"
+  })
+)
+
+/** The body of `POST /tasks/:id/confirm`; without `qty` the task's whole quantity is picked. */
+export const ConfirmTaskRequest = Schema.Struct({
+  qty: Schema.optionalWith(Schema.NullOr(PickedQuantity), { default: () => null })
+})
+export type ConfirmTaskRequest = typeof ConfirmTaskRequest.Type
+
+/** `404 Task with id <id> not found`: the task does not exist, is not in scope, or is confirmed already. */
+export const taskNotFound = (taskId: number) => new NotFound({ message: `Task with id ${taskId} not found` })
+
+/**
+ * The statuses after a confirmation, from the open tasks left: an order is In Progress until none
+ * of its tasks is open, then Picked, or Released again when nothing of it was picked (every task
+ * confirmed with qty 0: it holds no stock, and may be deleted or taken by a new wave); a claimset
+ * is `picked` once none of its claims is open; a wave is In Progress until none of its tasks is
+ * open, then Complete.
+ */
+export const progress = (left: OpenTaskCounts) => ({
+  order: (left.order > 0 ? Status.InProgress : left.orderPicked > 0 ? Status.Picked : Status.Released) as StatusId,
+  claimset: left.claimset === 0 ? "picked" as const : "released" as const,
+  wave: (left.wave === 0 ? Status.Complete : Status.InProgress) as StatusId
+})
+
+export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
+  effect: Effect.gen(function*() {
+    const picking = yield* PickingRepository
+    const inventory = yield* InventoryRepository
+    const orders = yield* OrderRepository
+    const waves = yield* WaveRepository
+    const events = yield* EventPublisher
+    const { atomically } = yield* Transactor
+    const timeZone = yield* TimeZone
+
+    const tasks = Effect.fnUntraced(function*(actor: Actor, query: TaskQuery) {
+      const { limit, offset, ...filter } = query
+      return (yield* picking.openTasks(actor.scope, filter, { limit, offset })).map((claim) => toTask(claim, timeZone))
+    })
+
+    const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmTaskRequest) {
+      const seen = yield* picking.findOpenTask(actor.scope, taskId)
+      if (Option.isNone(seen)) return yield* taskNotFound(taskId)
+      // Locks in the order the writers of waves and orders take them (wave, order, claim, content),
+      // so a confirmation never deadlocks with a wave start, a wave delete or an order delete.
+      yield* picking.lockWave(seen.value.wave_id)
+      yield* orders.lock(seen.value.order_ref)
+      const locked = yield* picking.lockOpenTask(taskId)
+      if (Option.isNone(locked)) return yield* taskNotFound(taskId)
+      const task = locked.value
+      const picked = request.qty ?? task.qty
+      if (picked > task.qty) return yield* invalidField("qty", `must be at most the task's quantity, ${task.qty}`)
+      const content = yield* Effect.flatMap(
+        inventory.lockContent(actor.scope, task.content_id),
+        Option.match({
+          onNone: () => Effect.dieMessage(`content ${task.content_id} of task ${taskId} is missing`),
+          onSome: Effect.succeed
+        })
+      )
+      if (!(yield* picking.closeTask(taskId, picked))) return yield* taskNotFound(taskId)
+      // What was picked and what was short both leave the content, and its allocation with them.
+      yield* picking.takeAllocated(content.content_id, task.qty)
+      const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+      const stock = {
+        site_id: task.site_id,
+        client_id: task.client_id,
+        content_id: content.content_id,
+        sku_id: content.sku_id,
+        tag_id: content.tag_id
+      }
+      const ofTask = { order_id: task.order_id, line_id: task.line_id, created_at: createdAt }
+      const entries: Array<Ledger.NewLedgerEntry> = []
+      if (picked > 0) {
+        entries.push(Ledger.entry("Pick", stock, {
+          ...ofTask,
+          qty: picked,
+          from: content.loc_id,
+          to: task.to_loc_id,
+          final: task.final_loc_id,
+          notes: `Task ${taskId}`
+        }))
+        yield* picking.addPicked(task.order_ref, task.line_id, picked)
+      }
+      const short = task.qty - picked
+      if (short > 0) {
+        const notes = `Short pick of task ${taskId}`
+        entries.push(Ledger.entry("Lost", stock, { ...ofTask, qty: short, from: content.loc_id, notes }))
+        yield* inventory.insertLostAndFound({
+          site_id: content.site_id,
+          client_id: content.client_id,
+          content_id: content.content_id,
+          sku_id: content.sku_id,
+          loc_id: content.loc_id,
+          tag_id: content.tag_id,
+          qty: short,
+          created_at: createdAt,
+          created_by: actor.userId,
+          notes
+        })
+      }
+      yield* inventory.appendTransactions(entries)
+      const next = progress(
+        yield* picking.openTaskCounts({ orderRef: task.order_ref, claimsetId: task.claimset_id, waveId: task.wave_id })
+      )
+      yield* waves.setOrderStatuses(new Map([[task.order_ref, next.order]]))
+      yield* picking.setClaimsetStatus(task.claimset_id, next.claimset)
+      yield* waves.setStatus(task.wave_id, next.wave)
+    }, atomically)
+
+    const ship = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
+      const found = yield* orders.find(actor.scope, orderId)
+      if (Option.isNone(found)) return yield* orderNotFound(orderId)
+      const ref = found.value.header.ref
+      const status = yield* orders.lock(ref)
+      if (Option.isNone(status)) return yield* orderNotFound(orderId)
+      if (status.value === Status.Shipped) {
+        return yield* new Conflict({ message: `Order with OrderID ${orderId} is already shipped` })
+      }
+      if ((yield* picking.openTasksOfOrder(ref)) > 0) {
+        return yield* new Conflict({ message: `Order with OrderID ${orderId} still has open tasks` })
+      }
+      const claims = yield* picking.pickedClaims(ref)
+      if (claims.length === 0) {
+        return yield* new Conflict({ message: `Order with OrderID ${orderId} has nothing picked` })
+      }
+      const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+      yield* inventory.appendTransactions(claims.map((claim) =>
+        Ledger.entry("Shipment", claim, {
+          qty: claim.qty,
+          from: claim.to_loc_id,
+          order_id: claim.order_id,
+          line_id: claim.line_id,
+          notes: `Shipment of order ${orderId}`,
+          created_at: createdAt
+        })
+      ))
+      yield* picking.shipLines(ref)
+      yield* waves.setOrderStatuses(new Map([[ref, Status.Shipped as StatusId]]))
+      const shipped = yield* orders.find(actor.scope, orderId)
+      if (Option.isNone(shipped)) return yield* orderNotFound(orderId)
+      yield* events.publish({
+        event_type: "order_shipped",
+        site_id: actor.scope.site_id,
+        client_id: shipped.value.header.client_id,
+        data: toOrder(shipped.value, timeZone)
+      })
+    }, atomically)
+
+    return { tasks, confirm, ship } as const
+  })
+}) {}

@@ -1,0 +1,148 @@
+/**
+ * Receiving (extension): stock arrives against a pre-advice. Each received line becomes a stock
+ * content with a Receipt transaction, raises the line's `qty_received`, and moves the pre-advice
+ * to In Receipt or Received, raising `preadvice_received` with the pre-advice as `GET
+ * /preadvices/:id` shows it. One transaction per call.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { EventPublisher } from "../shared/Events.js"
+import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.js"
+import { defaultExpiry } from "../stock/Inventory.js"
+import { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
+import { PreAdvices } from "./PreAdvices.js"
+import { type LineToReceive, type PreAdviceToReceive, ReceivingRepository } from "./ReceivingRepository.js"
+import { SkuRepository } from "../masterdata/SkuRepository.js"
+import { Status } from "../shared/Status.js"
+import type { Actor } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+
+const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {
+  message: () => "must be a non-empty text of at most 64 characters"
+}))
+const LineNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, {
+  message: () => `must be an integer from 1 to ${maxInteger}`
+}))
+
+/** One line of a receipt: how much of pre-advice line `line` arrived, and where. */
+export const ReceiptLine = Schema.Struct({
+  line: LineNumber,
+  qty: Quantity,
+  loc_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
+  tag_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
+  expiry_date: Schema.optionalWith(Schema.NullOr(CalendarDate), { default: () => null })
+})
+export type ReceiptLine = typeof ReceiptLine.Type
+
+/** The body of `POST /preadvices/:id/receive`; without `lines` every line is received in full. */
+export const ReceiptRequest = Schema.Struct({
+  lines: Schema.optionalWith(Schema.NullOr(Schema.Array(ReceiptLine)), { default: () => null })
+})
+export type ReceiptRequest = typeof ReceiptRequest.Type
+
+/** The receipt lines that take in everything still expected. */
+const everythingExpected = (lines: ReadonlyArray<LineToReceive>): ReadonlyArray<ReceiptLine> =>
+  lines.filter((l) => l.qty_received < l.qty).map((l) => ({
+    line: l.line,
+    qty: l.qty - l.qty_received,
+    loc_id: null,
+    tag_id: null,
+    expiry_date: null
+  }))
+
+/** The status of a pre-advice whose lines are as given. */
+export const receiptStatus = (lines: ReadonlyArray<Pick<LineToReceive, "qty" | "qty_received">>) =>
+  lines.every((l) => l.qty_received >= l.qty)
+    ? Status.Received
+    : lines.some((l) => l.qty_received > 0)
+    ? Status.InReceipt
+    : Status.Open
+
+export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving", {
+  effect: Effect.gen(function*() {
+    const receipts = yield* ReceivingRepository
+    const inventory = yield* InventoryRepository
+    const skus = yield* SkuRepository
+    const preAdvices = yield* PreAdvices
+    const events = yield* EventPublisher
+    const { atomically } = yield* Transactor
+    const timeZone = yield* TimeZone
+
+    /** Checks every receipt line against what is still expected, before anything is written. */
+    const checkLines = (preAdvice: PreAdviceToReceive, requested: ReadonlyArray<ReceiptLine>, explicit: boolean) =>
+      Effect.gen(function*() {
+        const receiving = new Map<number, number>()
+        for (const [index, receipt] of requested.entries()) {
+          const field = explicit ? `lines.${index}` : "lines"
+          const line = preAdvice.lines.find((l) => l.line === receipt.line)
+          if (line === undefined) return yield* invalidField(`${field}.line`, `line ${receipt.line} does not exist`)
+          const total = (receiving.get(line.line) ?? 0) + receipt.qty
+          if (total > line.qty - line.qty_received) {
+            return yield* invalidField(
+              `${field}.qty`,
+              `receiving ${total} of line ${line.line} exceeds the ${line.qty - line.qty_received} still expected`
+            )
+          }
+          receiving.set(line.line, total)
+        }
+      })
+
+    const receive = Effect.fnUntraced(function*(actor: Actor, preAdviceId: string, request: ReceiptRequest) {
+      const found = yield* receipts.lockPreAdvice(actor.scope, preAdviceId)
+      if (Option.isNone(found)) {
+        return yield* new NotFound({ message: `PreAdvice with PreAdviceID ${preAdviceId} not found` })
+      }
+      const preAdvice = found.value
+      const requested = request.lines ?? everythingExpected(preAdvice.lines)
+      if (requested.length === 0) {
+        return yield* new Conflict({ message: `PreAdvice with PreAdviceID ${preAdviceId} has nothing left to receive` })
+      }
+      yield* checkLines(preAdvice, requested, request.lines !== null)
+
+      const now = yield* Clock.currentTimeMillis
+      const createdAt = new Date(now).toISOString()
+      const receivingLocation = yield* receipts.receivingLocation(actor.scope.site_id)
+      const received = new Map(preAdvice.lines.map((l) => [l.line, l.qty_received]))
+      for (const receipt of requested) {
+        const line = preAdvice.lines.find((l) => l.line === receipt.line)!
+        const sku = yield* skus.find(actor.scope.site_id, line.sku_id)
+        const content = {
+          site_id: actor.scope.site_id,
+          client_id: line.client_id ?? preAdvice.client_id,
+          sku_id: line.sku_id,
+          loc_id: receipt.loc_id ?? receivingLocation,
+          tag_id: receipt.tag_id ?? (yield* inventory.nextTagId(actor.scope.site_id)),
+          expiry_date: receipt.expiry_date ??
+            Option.match(sku, { onNone: () => null, onSome: (s) => defaultExpiry(s, now, timeZone) }),
+          qty: receipt.qty,
+          qty_allocated: 0,
+          qty_tasked_from: 0,
+          created_at: createdAt
+        }
+        const contentId = yield* inventory.insertContent(content)
+        yield* inventory.appendTransaction(Ledger.entry("Receipt", { ...content, content_id: contentId }, {
+          qty: receipt.qty,
+          from: content.loc_id,
+          line_id: line.line,
+          notes: `PreAdvice ${preAdvice.pre_advice_id}`,
+          created_at: createdAt
+        }))
+        yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
+        received.set(line.line, received.get(line.line)! + receipt.qty)
+      }
+      const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
+      if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)
+      if (status === Status.Received) {
+        yield* events.publish({
+          event_type: "preadvice_received",
+          site_id: actor.scope.site_id,
+          client_id: preAdvice.client_id,
+          data: yield* preAdvices.get(actor, preAdviceId)
+        })
+      }
+    }, atomically)
+
+    return { receive } as const
+  })
+}) {}

@@ -1,0 +1,257 @@
+/**
+ * Inventory: the stock overview, the transaction ledger, lost-and-found items, and stock
+ * adjustments (extension) so stock can be corrected without a pre-advice.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "../shared/Formats.js"
+import { type Content, type ContentWithDescription, InventoryRepository, type LostAndFoundItem } from "./InventoryRepository.js"
+import * as Ledger from "./Ledger.js"
+import { SkuRepository } from "../masterdata/SkuRepository.js"
+import { adjust, type TransactionType } from "./Stock.js"
+import { type Actor, canSee } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+
+/** A record of `GET /inventory/overview` (§2.5). */
+export interface OverviewRecord {
+  readonly content_id: number
+  readonly sku_id: string
+  readonly description: string | null
+  readonly loc_id: string
+  readonly qty: number
+  readonly qty_allocated: number
+  readonly qty_tasked_from: number
+  readonly tag_id: string
+  readonly expiry_date: string | null
+  readonly client_id: string | null
+  readonly created_datetime: string
+}
+
+/** A record of `GET /inventory/transactions` (§2.5). */
+export interface TransactionRecord {
+  readonly id: number
+  readonly dstamp: string
+  readonly transaction_type: TransactionType
+  readonly content_id: number
+  readonly from_loc_id: string
+  readonly to_loc_id: string
+  readonly final_loc_id: string
+  readonly sku_id: string
+  readonly qty: number
+  readonly tag_id: string
+  readonly order_id: string | null
+  readonly line_id: number | null
+  readonly notes: string | null
+  readonly client_id: string | null
+}
+
+/** A record of `GET /inventory/lostandfound` (DECISIONS §5). */
+export interface LostAndFoundRecord {
+  readonly id: number
+  readonly content_id: number
+  readonly sku_id: string
+  readonly description: string | null
+  readonly loc_id: string
+  readonly tag_id: string
+  readonly qty: number
+  readonly client_id: string | null
+  readonly dstamp: string
+  readonly created_by: string
+  readonly notes: string | null
+}
+
+const NonZeroInteger = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n !== 0 && Math.abs(n) <= 1_000_000_000, {
+    message: () => "must be a non-zero integer"
+  })
+)
+const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {
+  message: () => "must be a non-empty text of at most 64 characters"
+}))
+
+/**
+ * The body of `POST /inventory/adjustments`: a content by `content_id`, or by `sku_id`, `loc_id`
+ * and `tag_id` (and `expiry_date`); `qty` is the signed change.
+ */
+export const AdjustmentRequest = Schema.Struct({
+  content_id: Schema.optionalWith(Schema.NullOr(RecordId), { default: () => null }),
+  sku_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
+  loc_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
+  tag_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
+  expiry_date: Schema.optionalWith(Schema.NullOr(CalendarDate), { default: () => null }),
+  qty: NonZeroInteger,
+  notes: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+})
+export type AdjustmentRequest = typeof AdjustmentRequest.Type
+
+/** `YYYY-MM-DD` that is `days` after the calendar date `date`. */
+export const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+
+/** The expiry date of stock of `sku` arriving now, when none is given. */
+export const defaultExpiry = (
+  sku: { readonly expiry_sku: boolean; readonly expiry_days: number | null },
+  nowMillis: number,
+  timeZone: string
+): string | null => sku.expiry_sku && sku.expiry_days !== null ? addDays(formatDate(nowMillis, timeZone), sku.expiry_days) : null
+
+export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory", {
+  effect: Effect.gen(function*() {
+    const repository = yield* InventoryRepository
+    const skus = yield* SkuRepository
+    const { atomically } = yield* Transactor
+    const timeZone = yield* TimeZone
+
+    const toOverview = (content: ContentWithDescription): OverviewRecord => ({
+      content_id: content.content_id,
+      sku_id: content.sku_id,
+      description: content.description,
+      loc_id: content.loc_id,
+      qty: content.qty,
+      qty_allocated: content.qty_allocated,
+      qty_tasked_from: content.qty_tasked_from,
+      tag_id: content.tag_id,
+      expiry_date: content.expiry_date,
+      client_id: content.client_id,
+      created_datetime: formatDateTime(content.created_at, timeZone)
+    })
+
+    const toTransaction = (entry: Ledger.LedgerEntry): TransactionRecord => ({
+      id: entry.id,
+      dstamp: formatDateTime(entry.created_at, timeZone),
+      transaction_type: entry.transaction_type,
+      content_id: entry.content_id,
+      from_loc_id: entry.from_loc_id,
+      to_loc_id: entry.to_loc_id,
+      final_loc_id: entry.final_loc_id,
+      sku_id: entry.sku_id,
+      qty: entry.qty,
+      tag_id: entry.tag_id,
+      order_id: entry.order_id,
+      line_id: entry.line_id,
+      notes: entry.notes,
+      client_id: entry.client_id
+    })
+
+    const toLostAndFound = (item: LostAndFoundItem & { readonly description: string | null }): LostAndFoundRecord => ({
+      id: item.id,
+      content_id: item.content_id,
+      sku_id: item.sku_id,
+      description: item.description,
+      loc_id: item.loc_id,
+      tag_id: item.tag_id,
+      qty: item.qty,
+      client_id: item.client_id,
+      dstamp: formatDateTime(item.created_at, timeZone),
+      created_by: item.created_by,
+      notes: item.notes
+    })
+
+    const overview = Effect.fnUntraced(function*(actor: Actor) {
+      return (yield* repository.listContents(actor.scope)).map(toOverview)
+    })
+
+    const content = Effect.fnUntraced(function*(actor: Actor, contentId: number) {
+      const found = yield* repository.findContent(actor.scope, contentId)
+      if (Option.isNone(found)) {
+        return yield* new NotFound({ message: `Inventory content with contentId ${contentId} not found` })
+      }
+      return toOverview(found.value)
+    })
+
+    const transactions = Effect.fnUntraced(function*(actor: Actor) {
+      return (yield* repository.listTransactions(actor.scope)).map(toTransaction)
+    })
+
+    const transaction = Effect.fnUntraced(function*(actor: Actor, id: number) {
+      const found = yield* repository.findTransaction(actor.scope, id)
+      if (Option.isNone(found)) {
+        return yield* new NotFound({ message: `Inventory transaction with transactionId ${id} not found` })
+      }
+      return toTransaction(found.value)
+    })
+
+    const lostAndFound = Effect.fnUntraced(function*(actor: Actor) {
+      return (yield* repository.listLostAndFound(actor.scope)).map(toLostAndFound)
+    })
+
+    const lostAndFoundItem = Effect.fnUntraced(function*(actor: Actor, id: number) {
+      const found = yield* repository.findLostAndFound(actor.scope, id)
+      if (Option.isNone(found)) return yield* new NotFound({ message: `Lost and found item with id ${id} not found` })
+      return toLostAndFound(found.value)
+    })
+
+    /** The content an adjustment names, locked; a positive one may create it at its key. */
+    const contentToAdjust = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
+      if (request.content_id !== null) {
+        const found = yield* repository.lockContent(actor.scope, request.content_id)
+        if (Option.isNone(found)) {
+          return yield* new NotFound({ message: `Inventory content with contentId ${request.content_id} not found` })
+        }
+        return found.value
+      }
+      if (request.sku_id === null) return yield* invalidField("sku_id", "is required when content_id is absent")
+      if (request.loc_id === null) return yield* invalidField("loc_id", "is required when content_id is absent")
+      const sku = yield* skus.find(actor.scope.site_id, request.sku_id)
+      if (Option.isNone(sku) || !canSee(actor.scope, { site_id: actor.scope.site_id, client_id: sku.value.client_id as Content["client_id"] })) {
+        return yield* invalidField("sku_id", `SKU ${request.sku_id} does not exist`)
+      }
+      const owner = { site_id: actor.scope.site_id, client_id: sku.value.client_id as Content["client_id"] }
+      const now = yield* Clock.currentTimeMillis
+      const expiryDate = request.expiry_date ?? defaultExpiry(sku.value, now, timeZone)
+      // Without a tag the adjustment adds to (or takes from) the stock already at the location.
+      const found = yield* repository.lockContentAt(owner, {
+        sku_id: request.sku_id,
+        loc_id: request.loc_id,
+        tag_id: request.tag_id,
+        expiry_date: expiryDate
+      })
+      if (Option.isSome(found)) return found.value
+      if (request.qty < 0) {
+        return yield* invalidField(
+          request.tag_id === null ? "tag_id" : "content_id",
+          `a negative adjustment needs an existing content: none of SKU ${request.sku_id} at ${request.loc_id}`
+        )
+      }
+      const fresh: Omit<Content, "content_id"> = {
+        ...owner,
+        sku_id: request.sku_id,
+        loc_id: request.loc_id,
+        tag_id: request.tag_id ?? (yield* repository.nextTagId(actor.scope.site_id)),
+        expiry_date: expiryDate,
+        qty: 0,
+        qty_allocated: 0,
+        qty_tasked_from: 0,
+        created_at: new Date(now).toISOString()
+      }
+      return { ...fresh, content_id: yield* repository.insertContent(fresh) }
+    })
+
+    const adjustStock = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
+      const target = yield* contentToAdjust(actor, request)
+      const next = yield* adjust(target, request.qty)
+      if (next.qty > maxQuantity) {
+        return yield* new Conflict({
+          message: `Inventory content with contentId ${target.content_id} cannot hold more than ${maxQuantity}`
+        })
+      }
+      yield* repository.setQuantities(target.content_id, next)
+      yield* repository.appendTransaction(Ledger.entry("Adjustment", target, {
+        qty: request.qty,
+        from: target.loc_id,
+        notes: request.notes,
+        created_at: new Date(yield* Clock.currentTimeMillis).toISOString()
+      }))
+    }, atomically)
+
+    return {
+      overview,
+      content,
+      transactions,
+      transaction,
+      lostAndFound,
+      lostAndFoundItem,
+      adjust: adjustStock
+    } as const
+  })
+}) {}

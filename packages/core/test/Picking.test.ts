@@ -1,0 +1,385 @@
+import { assert, describe, it } from "@effect/vitest"
+import {
+  type ClaimRow,
+  type Content,
+  InventoryRepository,
+  type OpenTaskCounts,
+  OrderRepository,
+  Picking,
+  PickingRepository,
+  type StoredOrder,
+  toOrder,
+  WaveRepository
+} from "@wms/core"
+import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
+import { type Context, Effect, Layer, Option } from "effect"
+import { failure, siteActor } from "./Fixtures.js"
+
+const createdAt = "1970-01-01T00:00:00.000Z"
+
+/** Task 11: 3 of A from content 22 at L-22 to DOCK, for line 1 of SO-7 (ref 7), claimset 31 of wave 5. */
+const task = (fields: Partial<ClaimRow> = {}): ClaimRow => ({
+  id: 11,
+  site_id: siteActor.scope.site_id,
+  client_id: null,
+  wave_id: 5,
+  claimset_id: 31,
+  content_id: 22,
+  order_ref: 7,
+  order_id: "SO-7",
+  line_id: 1,
+  sku_id: "A",
+  qty: 3,
+  status: "allocated",
+  tag_id: "T-22",
+  from_loc_id: "L-22",
+  to_loc_id: "DOCK",
+  final_loc_id: "DOCK",
+  created_at: createdAt,
+  ...fields
+})
+
+const content: Content = {
+  content_id: 22,
+  site_id: siteActor.scope.site_id,
+  client_id: null,
+  sku_id: "A",
+  loc_id: "L-22",
+  tag_id: "T-22",
+  expiry_date: null,
+  qty: 10,
+  qty_allocated: 3,
+  qty_tasked_from: 0,
+  created_at: createdAt
+}
+
+const order = (status_id: number, qty_shipped: number): StoredOrder => ({
+  header: {
+    ref: 7,
+    order_id: "SO-7",
+    client_id: null,
+    order_date: null,
+    status_id,
+    customer_id: null,
+    customer_name: null,
+    customer_town: null,
+    ship_by_date: null,
+    carrier_name: null,
+    ship_dock: null,
+    created_at: createdAt,
+    created_by: "user-1"
+  },
+  lines: [{ line: 1, sku_id: "A", qty: 3, qty_picked: 3, qty_shipped }]
+})
+
+interface Stubs {
+  readonly picking?: Partial<Context.Tag.Service<PickingRepository>>
+  readonly orders?: Partial<Context.Tag.Service<OrderRepository>>
+}
+
+/** The open task 11 with its content, and `left` open tasks after it is closed. */
+const openTask = (left: OpenTaskCounts): Partial<Context.Tag.Service<PickingRepository>> => ({
+  findOpenTask: (_, taskId) => Effect.succeed(taskId === 11 ? Option.some(task()) : Option.none()),
+  lockWave: () => Effect.succeed(Option.some(15)),
+  lockOpenTask: (taskId) => Effect.succeed(taskId === 11 ? Option.some(task()) : Option.none()),
+  closeTask: () => Effect.succeed(true),
+  takeAllocated: () => Effect.void,
+  addPicked: () => Effect.void,
+  openTaskCounts: () => Effect.succeed(left),
+  setClaimsetStatus: () => Effect.void
+})
+
+const someLeft: OpenTaskCounts = { order: 1, orderPicked: 1, claimset: 1, wave: 1 }
+
+/** Runs `f` on a `Picking` service on the stubs given; the events it publishes are returned with its result. */
+const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => Effect.Effect<A, E>) => {
+  const events = makeTestEventPublisher()
+  return Effect.flatMap(Picking, f).pipe(
+    Effect.map((result) => ({ result, events: events.published })),
+    Effect.provide(Picking.Default.pipe(Layer.provide([
+      makeTestLayer(PickingRepository)(stubs.picking ?? {}, log),
+      makeTestLayer(InventoryRepository)({
+        lockContent: () => Effect.succeed(Option.some(content)),
+        appendTransactions: () => Effect.void,
+        insertLostAndFound: () => Effect.succeed(1)
+      }, log),
+      makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
+      makeTestLayer(WaveRepository)({ setOrderStatuses: () => Effect.void, setStatus: () => Effect.void }, log),
+      events.layer,
+      testTransactor(log)
+    ])))
+  )
+}
+
+/** Confirms task `taskId` picking `qty`, with `left` open tasks after it. */
+const confirm = (log: CallLog, left: OpenTaskCounts, qty: number | null, taskId = 11) =>
+  withPicking(log, { picking: openTask(left) }, (picking) => picking.confirm(siteActor, taskId, { qty }))
+
+const entry = (transaction_type: string, qty: number, to: string, notes: string) => ({
+  site_id: "main",
+  client_id: null,
+  created_at: createdAt,
+  transaction_type,
+  content_id: 22,
+  from_loc_id: "L-22",
+  to_loc_id: to,
+  final_loc_id: to,
+  sku_id: "A",
+  qty,
+  tag_id: "T-22",
+  order_id: "SO-7",
+  line_id: 1,
+  notes
+})
+
+const lostItem = (qty: number) => ({
+  site_id: "main",
+  client_id: null,
+  content_id: 22,
+  sku_id: "A",
+  loc_id: "L-22",
+  tag_id: "T-22",
+  qty,
+  created_at: createdAt,
+  created_by: "user-1",
+  notes: "Short pick of task 11"
+})
+
+describe("Picking", () => {
+  it.effect("confirm locks wave, order, task and content in that order, then picks the whole task", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      yield* confirm(log, someLeft, null)
+      assert.deepStrictEqual(log.methods, [
+        "Transactor.begin",
+        "PickingRepository.findOpenTask",
+        "PickingRepository.lockWave",
+        "OrderRepository.lock",
+        "PickingRepository.lockOpenTask",
+        "InventoryRepository.lockContent",
+        "PickingRepository.closeTask",
+        "PickingRepository.takeAllocated",
+        "PickingRepository.addPicked",
+        "InventoryRepository.appendTransactions",
+        "PickingRepository.openTaskCounts",
+        "WaveRepository.setOrderStatuses",
+        "PickingRepository.setClaimsetStatus",
+        "WaveRepository.setStatus",
+        "Transactor.commit"
+      ])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.lockWave"), [[5]])
+      assert.deepStrictEqual(log.argsOf("OrderRepository.lock"), [[7]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.closeTask"), [[11, 3]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.takeAllocated"), [[22, 3]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.addPicked"), [[7, 1, 3]])
+      // A Pick from the content's location to the task's destination.
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+        entry("Pick", 3, "DOCK", "Task 11")
+      ]]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.openTaskCounts"), [[{
+        orderRef: 7,
+        claimsetId: 31,
+        waveId: 5
+      }]])
+      // Tasks left on the order, the claimset and the wave: all three stay in progress.
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 17]])]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.setClaimsetStatus"), [[31, "released"]])
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setStatus"), [[5, 17]])
+    })
+  })
+
+  it.effect("a short pick takes the whole task off the content: the rest is Lost and a lost-and-found item", () => {
+    const log = new CallLog()
+    const lastTask = { order: 0, orderPicked: 1, claimset: 0, wave: 0 }
+    return Effect.gen(function*() {
+      yield* confirm(log, lastTask, 2)
+      assert.deepStrictEqual(log.argsOf("PickingRepository.closeTask"), [[11, 2]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.takeAllocated"), [[22, 3]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.addPicked"), [[7, 1, 2]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertLostAndFound"), [[lostItem(1)]])
+      // The Lost entry stays where the stock was.
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+        entry("Pick", 2, "DOCK", "Task 11"),
+        entry("Lost", 1, "L-22", "Short pick of task 11")
+      ]]])
+      // The last task: the order is Picked, the claimset picked, the wave Complete.
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 18]])]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.setClaimsetStatus"), [[31, "picked"]])
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setStatus"), [[5, 20]])
+    })
+  })
+
+  it.effect("qty 0 loses the whole task and picks nothing; an order with nothing picked is Released again", () => {
+    const log = new CallLog()
+    const nothingPicked = { order: 0, orderPicked: 0, claimset: 0, wave: 0 }
+    return Effect.gen(function*() {
+      yield* confirm(log, nothingPicked, 0)
+      assert.deepStrictEqual(log.argsOf("PickingRepository.closeTask"), [[11, 0]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.addPicked"), [])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertLostAndFound"), [[lostItem(3)]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+        entry("Lost", 3, "L-22", "Short pick of task 11")
+      ]]])
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 14]])]])
+    })
+  })
+
+  it.effect("confirming more than the task holds is a 400 naming qty, before anything is written", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      assert.deepStrictEqual(
+        yield* failure(confirm(log, someLeft, 4)),
+        ["InvalidInput", "Invalid field qty: must be at most the task's quantity, 3"]
+      )
+      assert.deepStrictEqual(log.methods.slice(-2), ["PickingRepository.lockOpenTask", "Transactor.rollback"])
+    })
+  })
+
+  it.effect("a task that is missing, out of scope or closed meanwhile is a 404, and nothing moves", () =>
+    Effect.gen(function*() {
+      const notFound = (id: number) => ["NotFound", `Task with id ${id} not found`]
+      const missing = new CallLog()
+      assert.deepStrictEqual(
+        yield* failure(confirm(missing, someLeft, null, 99)),
+        notFound(99)
+      )
+      assert.deepStrictEqual(missing.methods, [
+        "Transactor.begin",
+        "PickingRepository.findOpenTask",
+        "Transactor.rollback"
+      ])
+
+      // Another confirmation closed it while this one waited for the locks.
+      const beforeLock = new CallLog()
+      assert.deepStrictEqual(
+        yield* failure(withPicking(
+          beforeLock,
+          { picking: { ...openTask(someLeft), lockOpenTask: () => Effect.succeed(Option.none()) } },
+          (picking) => picking.confirm(siteActor, 11, { qty: null })
+        )),
+        notFound(11)
+      )
+      assert.isFalse(beforeLock.methods.includes("PickingRepository.closeTask"))
+
+      const closedAtUpdate = new CallLog()
+      assert.deepStrictEqual(
+        yield* failure(withPicking(
+          closedAtUpdate,
+          { picking: { ...openTask(someLeft), closeTask: () => Effect.succeed(false) } },
+          (picking) => picking.confirm(siteActor, 11, { qty: null })
+        )),
+        notFound(11)
+      )
+      assert.deepStrictEqual(closedAtUpdate.methods.slice(-2), ["PickingRepository.closeTask", "Transactor.rollback"])
+    }))
+
+  it.effect("ship writes a Shipment per picked claim, ships the lines, and publishes the order as it is then", () => {
+    const log = new CallLog()
+    const shipped = order(19, 3)
+    let reads = 0
+    const stubs: Stubs = {
+      orders: {
+        find: (_, orderId) =>
+          Effect.sync(() => orderId === "SO-7" ? Option.some(reads++ === 0 ? order(18, 0) : shipped) : Option.none()),
+        lock: () => Effect.succeed(Option.some(18))
+      },
+      picking: {
+        openTasksOfOrder: () => Effect.succeed(0),
+        pickedClaims: () =>
+          Effect.succeed([task({ id: 11, qty: 2, status: "picked" }), task({ id: 12, qty: 1, status: "picked" })]),
+        shipLines: () => Effect.void
+      }
+    }
+    return Effect.gen(function*() {
+      const { events } = yield* withPicking(log, stubs, (picking) => picking.ship(siteActor, "SO-7"))
+      assert.deepStrictEqual(log.methods, [
+        "Transactor.begin",
+        "OrderRepository.find",
+        "OrderRepository.lock",
+        "PickingRepository.openTasksOfOrder",
+        "PickingRepository.pickedClaims",
+        "InventoryRepository.appendTransactions",
+        "PickingRepository.shipLines",
+        "WaveRepository.setOrderStatuses",
+        "OrderRepository.find",
+        "Transactor.commit"
+      ])
+      const shipment = (qty: number) => ({
+        ...entry("Shipment", qty, "DOCK", "Shipment of order SO-7"),
+        // From the dock the picks went to.
+        from_loc_id: "DOCK"
+      })
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[shipment(2), shipment(1)]]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.shipLines"), [[7]])
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 19]])]])
+      assert.deepStrictEqual(events, [
+        { event_type: "order_shipped", site_id: "main", client_id: null, data: toOrder(shipped, "UTC") }
+      ])
+    })
+  })
+
+  it.effect("ship refuses an order that is shipped, has open tasks or has nothing picked: 409, nothing written", () =>
+    Effect.gen(function*() {
+      const attempt = (status: number, openTasks: number, picked: ReadonlyArray<ClaimRow>) => {
+        const log = new CallLog()
+        const stubs: Stubs = {
+          orders: {
+            find: () => Effect.succeed(Option.some(order(status, 0))),
+            lock: () => Effect.succeed(Option.some(status))
+          },
+          picking: {
+            openTasksOfOrder: () => Effect.succeed(openTasks),
+            pickedClaims: () => Effect.succeed(picked)
+          }
+        }
+        return Effect.map(
+          failure(withPicking(log, stubs, (picking) => picking.ship(siteActor, "SO-7"))),
+          (error) => [...error, log.methods.includes("InventoryRepository.appendTransactions"), log.methods.at(-1)]
+        )
+      }
+      const picked = [task({ status: "picked" })]
+      assert.deepStrictEqual(yield* attempt(19, 1, []), [
+        "Conflict",
+        "Order with OrderID SO-7 is already shipped",
+        false,
+        "Transactor.rollback"
+      ])
+      assert.deepStrictEqual(yield* attempt(17, 1, picked), [
+        "Conflict",
+        "Order with OrderID SO-7 still has open tasks",
+        false,
+        "Transactor.rollback"
+      ])
+      assert.deepStrictEqual(yield* attempt(14, 0, []), [
+        "Conflict",
+        "Order with OrderID SO-7 has nothing picked",
+        false,
+        "Transactor.rollback"
+      ])
+    }))
+
+  it.effect("ship of an order that is missing or gone before its lock is a 404", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(
+        yield* failure(withPicking(
+          new CallLog(),
+          { orders: { find: () => Effect.succeed(Option.none()) } },
+          (picking) => picking.ship(siteActor, "NONE")
+        )),
+        ["NotFound", "Order with OrderID NONE not found"]
+      )
+      assert.deepStrictEqual(
+        yield* failure(withPicking(
+          new CallLog(),
+          {
+            orders: {
+              find: () => Effect.succeed(Option.some(order(18, 0))),
+              lock: () => Effect.succeed(Option.none())
+            }
+          },
+          (picking) => picking.ship(siteActor, "SO-7")
+        )),
+        ["NotFound", "Order with OrderID SO-7 not found"]
+      )
+    }))
+})
