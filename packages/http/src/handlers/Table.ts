@@ -82,14 +82,15 @@ export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
   E,
   Exclude<R, Scope.Scope> | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, G>
 > =>
+  // The builder types each `handle` by a literal name; fed by name in a loop it is read as
+  // `Handlers`, and the layer is typed by the signature above.
   HttpApiBuilder.group(
     WarehouseApi,
     group as GroupName,
     (handlers): never =>
       Effect.map(make, (table: Entries) =>
-        Object.keys(WarehouseApi.groups[group].endpoints).reduce(
-          (built, name) =>
-            built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => table[name]!(actor, input))),
-          handlers as unknown as Handlers
-        )) as never
+        Object.keys(WarehouseApi.groups[group].endpoints).reduce((built, name) => {
+          const entry = table[name]!
+          return built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
+        }, handlers as unknown as Handlers)) as never
   ) as never
