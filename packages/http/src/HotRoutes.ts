@@ -3,24 +3,26 @@
  * on node:http before the platform's `HttpApi` sees the request. On effect 3 the `HttpApi` stack
  * (its request wrapper, router, middleware chain and response conversion) costs 100 to 160 µs of
  * CPU a request, more than the engine's own work; this front costs a few µs and runs the same
- * pieces in the same order: the declared endpoint's schemas, the security check (`actorOf`), the
- * handlers (`hotOrderHandlers`), the error answers (`answerTo`), the access line and metrics
- * (`recordRequest`). A request it does not recognize exactly goes to the `HttpApi` untouched:
- * another route or method, a path segment the router would decode or refuse (`%`, `;`, `#`,
- * over 100 characters), a query with escapes, a body that is not JSON.
+ * pieces in the same order: the declared endpoint's route, schemas, security and success status,
+ * the security check (`actorOf`), the orders table's entries, the error answers (`answerTo`), the
+ * access line and metrics (`recordRequest`). A request it does not recognize exactly goes to the
+ * `HttpApi` untouched: another route or method, a path segment the router would decode or refuse
+ * (`%`, `;`, `#`, over 100 characters), a query with escapes, a body that is not JSON.
  */
-import { HttpApiError, type HttpApiEndpoint } from "@effect/platform"
-import { type Actor, Administration, InvalidInput, Orders } from "@wms/core"
+import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpMethod } from "@effect/platform"
+import { type Actor, Administration, InvalidInput } from "@wms/core"
 import { Effect, Exit, Option, ParseResult, Redacted, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "./AccessLog.js"
 import { WarehouseApi } from "./Api.js"
 import { PayloadTooLarge } from "./api/Errors.js"
 import { SentAsBuilt } from "./api/OrdersApi.js"
+import { Authorization } from "./api/Security.js"
 import { maxBodyBytes } from "./BodyLimit.js"
 import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "./ErrorResponses.js"
-import { hotOrderHandlers } from "./handlers/OrdersHandlers.js"
 import { actorOf } from "./handlers/SecurityLive.js"
+import type { EndpointName } from "./handlers/Table.js"
+import { tables } from "./handlers/Tables.js"
 import { bodyProblem, invalidJson } from "./JsonBody.js"
 import { Tokens } from "./Tokens.js"
 
@@ -34,9 +36,11 @@ interface Input {
   urlParams?: unknown
 }
 
-/** A route's handler, given the caller and what the endpoint's schemas decoded. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Handle = (actor: Actor, input: any) => Effect.Effect<unknown, unknown>
+/** The endpoints of the orders group the front answers; `OrdersApi` declares their routes, security and statuses. */
+const hot: ReadonlySet<string> = new Set<EndpointName<"orders">>(["listOrders", "createOrder", "getOrder"])
+
+/** A table entry as the front calls it: with what the endpoint's own schemas decoded. */
+type Entry = (actor: Actor, input: never) => Effect.Effect<unknown, unknown>
 
 // A path segment the router takes as it is: nothing it would decode (`%`) or cut at (`;`, `#`),
 // within its 100-character limit on parameters.
@@ -61,8 +65,11 @@ const parseQuery = (query: string): Record<string, string | Array<string>> => {
 /** A decoder of an endpoint's schema; those of the hot routes need no service. */
 type Decode = (input: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
 
-const decoder = (schema: Option.Option<Schema.Schema.Any>): Decode | undefined =>
-  Option.isSome(schema) ? Schema.decodeUnknown(schema.value) as Decode : undefined
+const decoder = (schema: Option.Option<Schema.Schema<never, unknown>>): Decode | undefined =>
+  Option.isSome(schema) ? Schema.decodeUnknown(schema.value) : undefined
+
+/** An endpoint as the API declares it. */
+type Declared = HttpApiEndpoint.HttpApiEndpoint<string, HttpMethod.HttpMethod>
 
 const payloadTooLarge = new PayloadTooLarge({ message: tooLargeMessage })
 
@@ -118,6 +125,15 @@ const send = (response: ServerResponse, requestId: string, answer: FailureAnswer
   response.end(text)
 }
 
+/** What the front does not need to parse. */
+const noParams: Record<string, string> = {}
+
+/** How an endpoint answers: its declared success status, with a body or without. */
+interface Success {
+  readonly status: number
+  readonly hasBody: boolean
+}
+
 /**
  * The front, on the services of the running server. Needs the same `Tokens`, `Administration`
  * and `Orders` as the `HttpApi` it stands before.
@@ -126,11 +142,10 @@ export const make = (options: AccessLogOptions) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
     const actor = actorOf(yield* Tokens, yield* Administration)
-    const handlers = hotOrderHandlers(yield* Orders)
-    const endpoints = WarehouseApi.groups.orders.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
+    const entries: Record<string, Entry> = yield* tables.orders
 
     /** The steps of the platform's handler of `endpoint`: security, path, payload, query, handler, encoding. */
-    const compile = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, handle: Handle) => {
+    const compile = (endpoint: Declared, entry: Entry) => {
       const decodePath = decoder(endpoint.pathSchema)
       const decodePayload = decoder(endpoint.payloadSchema)
       // The platform wraps a lone value in an array where the schema wants more than a string; the
@@ -161,22 +176,19 @@ export const make = (options: AccessLogOptions) =>
               if (decodeUrlParams !== undefined) {
                 steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
               }
-              return Effect.flatMap(steps, (decoded) => handle(caller, decoded))
+              // What the endpoint's own schemas decoded is what its entry takes.
+              return Effect.flatMap(steps, (decoded) => entry(caller, decoded as never))
             }),
             Effect.flatMap(encodeSuccess),
             Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
           ) as Effect.Effect<unknown, unknown>
-    }
-    const run = {
-      listOrders: compile(endpoints.listOrders, handlers.listOrders),
-      createOrder: compile(endpoints.createOrder, handlers.createOrder),
-      getOrder: compile(endpoints.getOrder, handlers.getOrder)
     }
     const runCallback = Runtime.runCallback(runtime)
 
     const answer = (
       request: IncomingMessage,
       response: ServerResponse,
+      success: Success,
       program: Effect.Effect<unknown, unknown>
     ) => {
       const started = performance.now()
@@ -184,14 +196,18 @@ export const make = (options: AccessLogOptions) =>
       const { method, url } = request as { method: string; url: string }
       const finish = (exit: Exit.Exit<unknown, unknown>) => {
         if (Exit.isSuccess(exit)) {
-          send(response, requestId, { status: exit.value === undefined ? 204 : 200, body: exit.value })
+          send(response, requestId, { status: success.status, body: success.hasBody ? exit.value : undefined })
           return recordRequest(options, { method, url, requestId, started }, response.statusCode)
         }
         const failure = answerTo(exit.cause, method, url)
-        if (failure === "interrupted") return response.destroy()
+        if (failure === "interrupted") {
+          return response.destroy()
+        }
         // The one log line of these routes, so the only one that needs the request id.
         if (failure === "unexpected") {
-          runCallback(Effect.logError("Unexpected failure", exit.cause).pipe(Effect.annotateLogs("request_id", requestId)))
+          runCallback(
+            Effect.logError("Unexpected failure", exit.cause).pipe(Effect.annotateLogs("request_id", requestId))
+          )
         }
         send(response, requestId, failure === "unexpected" ? unexpectedAnswer : failure)
         recordRequest(options, { method, url, requestId, started }, response.statusCode)
@@ -200,28 +216,81 @@ export const make = (options: AccessLogOptions) =>
       return true
     }
 
+    /**
+     * A hot endpoint as the front serves it: the checks the platform makes before the handler
+     * that the front makes itself (a query without escapes, a JSON body within the limit), then
+     * the compiled steps, answered with the declared success.
+     */
+    const serve = (endpoint: Declared, success: Success) => {
+      const run = compile(endpoint, entries[endpoint.name]!)
+      const hasQuery = Option.isSome(endpoint.urlParamsSchema)
+      const hasBody = Option.isSome(endpoint.payloadSchema)
+      return (request: IncomingMessage, response: ServerResponse, params: Record<string, string>) => {
+        let query: Record<string, string | Array<string>> = noParams
+        if (hasQuery) {
+          const url = request.url!
+          const queryAt = url.indexOf("?")
+          const text = queryAt < 0 ? "" : url.slice(queryAt + 1)
+          if (!plainQuery.test(text)) return false
+          query = parseQuery(text)
+        }
+        if (hasBody) {
+          const contentType = request.headers["content-type"]
+          if (contentType && !contentType.toLowerCase().includes("application/json")) return false
+          if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) {
+            return answer(request, response, success, Effect.fail(payloadTooLarge))
+          }
+        }
+        return answer(request, response, success, run(request, response, params, query))
+      }
+    }
+
+    /**
+     * The hot endpoints' routes as the router matches them: a method and a path of plain segments,
+     * or of plain segments and one parameter, the last (`/orders/:id`), which takes a segment the
+     * router would take as it is.
+     */
+    const routes: Array<{
+      readonly method: string
+      readonly path: string
+      readonly param: string | undefined
+      readonly serve: ReturnType<typeof serve>
+    }> = []
+    HttpApi.reflect(WarehouseApi, {
+      predicate: ({ endpoint, group }) => group.identifier === "orders" && hot.has(endpoint.name),
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, middleware, successes }) => {
+        // The front checks the token and the `site` header as `Authorization` does, and no more.
+        if (middleware.size !== 1 || !(middleware as ReadonlySet<unknown>).has(Authorization)) {
+          throw new Error(`The hot routes' front serves endpoints behind Authorization only, not ${endpoint.name}`)
+        }
+        const [[status, { ast }]] = successes
+        const [path, param, ...rest] = endpoint.path.split("/:")
+        if (rest.length > 0 || param?.includes("/")) {
+          throw new Error(`The hot routes' front serves paths with no parameter but the last, not ${endpoint.path}`)
+        }
+        routes.push({
+          method: endpoint.method,
+          path: param === undefined ? path! : `${path}/`,
+          param,
+          serve: serve(endpoint, { status, hasBody: Option.isSome(ast) })
+        })
+      }
+    })
+
     const front: Front = (request, response) => {
       const url = request.url!
       const queryAt = url.indexOf("?")
       const path = queryAt < 0 ? url : url.slice(0, queryAt)
-      if (path === "/orders") {
-        if (request.method === "GET") {
-          const query = queryAt < 0 ? "" : url.slice(queryAt + 1)
-          if (!plainQuery.test(query)) return false
-          return answer(request, response, run.listOrders(request, response, {}, parseQuery(query)))
+      for (const route of routes) {
+        if (request.method !== route.method) continue
+        if (route.param === undefined) {
+          if (path === route.path) return route.serve(request, response, noParams)
+          continue
         }
-        if (request.method !== "POST") return false
-        const contentType = request.headers["content-type"]
-        if (contentType && !contentType.toLowerCase().includes("application/json")) return false
-        if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) {
-          return answer(request, response, Effect.fail(payloadTooLarge))
-        }
-        return answer(request, response, run.createOrder(request, response, {}, {}))
-      }
-      if (request.method === "GET" && path.startsWith("/orders/")) {
-        const id = path.slice(8)
-        if (!plainSegment.test(id)) return false
-        return answer(request, response, run.getOrder(request, response, { id }, {}))
+        if (!path.startsWith(route.path)) continue
+        const value = path.slice(route.path.length)
+        if (plainSegment.test(value)) return route.serve(request, response, { [route.param]: value })
       }
       return false
     }

@@ -5,45 +5,35 @@
 import { HttpApiBuilder, type HttpApp, type HttpRouter, HttpServerRequest } from "@effect/platform"
 import type { Actor, Forbidden, Unauthenticated } from "@wms/core"
 import { Effect, Layer } from "effect"
+import { WarehouseApi } from "./Api.js"
 import { Authorization } from "./api/Security.js"
 import { bodyLimit } from "./BodyLimit.js"
-import { WarehouseApi } from "./Api.js"
 import * as ErrorResponses from "./ErrorResponses.js"
-import { AdminHandlers } from "./handlers/AdminHandlers.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
-import { CarriersHandlers } from "./handlers/CarriersHandlers.js"
-import { InventoryHandlers } from "./handlers/InventoryHandlers.js"
-import { ReceivingHandlers } from "./handlers/ReceivingHandlers.js"
-import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
-import { CustomersHandlers, SuppliersHandlers } from "./handlers/PartnersHandlers.js"
-import { PickingHandlers } from "./handlers/PickingHandlers.js"
-import { PreAdvicesHandlers } from "./handlers/PreAdvicesHandlers.js"
 import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
-import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
-import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
-import { WavesHandlers } from "./handlers/WavesHandlers.js"
-import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
+import { toHttpApi } from "./handlers/Table.js"
+import { tables } from "./handlers/Tables.js"
 
-/** The handlers of every group. */
+/** The handlers of every group: those that need no caller, and the features' tables. */
 const handlers = Layer.mergeAll(
   SystemHandlers,
   AuthHandlers,
-  AdminHandlers,
-  OrdersHandlers,
-  PreAdvicesHandlers,
-  CustomersHandlers,
-  SuppliersHandlers,
-  CarriersHandlers,
-  SkusHandlers,
-  SkuGroupsHandlers,
-  PickMethodsHandlers,
-  InventoryHandlers,
-  ReceivingHandlers,
-  WaveDefinitionsHandlers,
-  WavesHandlers,
-  PickingHandlers,
-  WebhooksHandlers
+  toHttpApi("admin", tables.admin),
+  toHttpApi("orders", tables.orders),
+  toHttpApi("preadvices", tables.preadvices),
+  toHttpApi("customers", tables.customers),
+  toHttpApi("suppliers", tables.suppliers),
+  toHttpApi("carriers", tables.carriers),
+  toHttpApi("skus", tables.skus),
+  toHttpApi("skugroups", tables.skugroups),
+  toHttpApi("pickmethods", tables.pickmethods),
+  toHttpApi("inventory", tables.inventory),
+  toHttpApi("receiving", tables.receiving),
+  toHttpApi("waveDefinitions", tables.waveDefinitions),
+  toHttpApi("waves", tables.waves),
+  toHttpApi("picking", tables.picking),
+  toHttpApi("webhooks", tables.webhooks)
 )
 
 const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) =>

@@ -90,6 +90,33 @@ for (const [label, database] of databases) {
   })
 }
 
+describe("the Promise facade's checks, as the API declares them", () => {
+  it.scoped("checks path and query values as the server does, admin rights before the body, and resolves to new ids", () =>
+    Effect.gen(function*() {
+      const file = yield* freshSqliteFile
+      const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+      yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+      yield* Effect.promise(async () => {
+        await wms.orders.create({ order_id: "SO-1", lines: [] })
+        const halfLine = await rejection(wms.orders.line("SO-1", 1.5))
+        assert.instanceOf(halfLine, InvalidInput)
+        assert.strictEqual((halfLine as InvalidInput).message, "Invalid field line_id: must be an integer id")
+        const nulId = await rejection(wms.skus.get("A\u0000"))
+        assert.strictEqual((nulId as InvalidInput).message, "Invalid field id: must not contain NUL characters")
+        const negative = await rejection(wms.carriers.list({ limit: -1 }))
+        assert.strictEqual((negative as InvalidInput).message, "Invalid field limit: must be a whole number")
+        const carrierId = await wms.carriers.create({ name: "PostNL" })
+        assert.deepStrictEqual((await wms.carriers.list({ offset: 0, limit: 1 })).map((carrier) => carrier.id), [carrierId])
+        assert.strictEqual((await wms.carriers.get(carrierId)).name, "PostNL")
+        // Admin rights come before the body's schema, as over HTTP.
+        await wms.users.create({ email: "clerk@main.test", password: "a-long-password", name: "Clerk", site: "main" })
+        const clerk = wms.as({ site: "main", user: "clerk@main.test" })
+        assert.instanceOf(await rejection(clerk.sites.create({} as never)), Forbidden)
+        assert.instanceOf(await rejection(wms.sites.create({} as never)), InvalidInput)
+      })
+    }).pipe(Effect.orDie), { timeout: 60_000 })
+})
+
 describe("createWarehouse", () => {
   it("rejects on a database URL of no known kind", async () => {
     const error = await rejection(createWarehouse({ database: "mysql://localhost/wms" }))

@@ -1,26 +1,17 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Administration, windowOf } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const AdminHandlers = HttpApiBuilder.group(WarehouseApi, "admin", (handlers) =>
-  Effect.gen(function*() {
-    const administration = yield* Administration
-    return handlers
-      .handle("listSites", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listSites(actor), (items) => windowOf(items, urlParams))))
-      .handle("createSite", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => administration.createSite(actor, payload)))
-      .handle("listClients", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listClients(actor), (items) => windowOf(items, urlParams))))
-      .handle("createClient", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => administration.createClient(actor, payload)))
-      .handle("listUsers", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(administration.listUsers(actor), (items) => windowOf(items, urlParams))))
-      .handle("createUser", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(administration.createUser(actor, payload))))
-      .handle("updateUser", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => administration.updateUser(actor, path.userId, payload)))
-      .handle("deleteUser", ({ path }) =>
-        Effect.flatMap(CurrentActor, (actor) => administration.deleteUser(actor, path.userId)))
-  }))
+export const AdminTable = Effect.map(Administration, (administration) => ({
+  listSites: (actor, { urlParams }) =>
+    Effect.map(administration.listSites(actor), (items) => windowOf(items, urlParams)),
+  createSite: (actor, { payload }) => administration.createSite(actor, payload),
+  listClients: (actor, { urlParams }) =>
+    Effect.map(administration.listClients(actor), (items) => windowOf(items, urlParams)),
+  createClient: (actor, { payload }) => administration.createClient(actor, payload),
+  listUsers: (actor, { urlParams }) =>
+    Effect.map(administration.listUsers(actor), (items) => windowOf(items, urlParams)),
+  createUser: (actor, { payload }) => administration.createUser(actor, payload),
+  updateUser: (actor, { path, payload }) => administration.updateUser(actor, path.userId, payload),
+  deleteUser: (actor, { path }) => administration.deleteUser(actor, path.userId)
+} satisfies Table<"admin">))

@@ -1,19 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Carriers } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const CarriersHandlers = HttpApiBuilder.group(WarehouseApi, "carriers", (handlers) =>
-  Effect.gen(function*() {
-    const carriers = yield* Carriers
-    return handlers
-      .handle("listCarriers", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => carriers.list(actor, urlParams)))
-      .handle("createCarrier", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(carriers.create(actor, payload))))
-      .handle("getCarrier", ({ path }) => Effect.flatMap(CurrentActor, (actor) => carriers.get(actor, path.id)))
-      .handle("updateCarrier", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => carriers.update(actor, path.id, payload)))
-      .handle("deleteCarrier", ({ path }) => Effect.flatMap(CurrentActor, (actor) => carriers.remove(actor, path.id)))
-  }))
+export const CarriersTable = Effect.map(Carriers, (carriers) => ({
+  listCarriers: (actor, { urlParams }) => carriers.list(actor, urlParams),
+  createCarrier: (actor, { payload }) => carriers.create(actor, payload),
+  getCarrier: (actor, { path }) => carriers.get(actor, path.id),
+  updateCarrier: (actor, { path, payload }) => carriers.update(actor, path.id, payload),
+  deleteCarrier: (actor, { path }) => carriers.remove(actor, path.id)
+} satisfies Table<"carriers">))

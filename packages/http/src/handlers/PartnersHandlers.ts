@@ -1,33 +1,19 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Partners } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const CustomersHandlers = HttpApiBuilder.group(WarehouseApi, "customers", (handlers) =>
-  Effect.gen(function*() {
-    const { customers } = yield* Partners
-    return handlers
-      .handle("listCustomers", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => customers.list(actor, urlParams)))
-      .handle("createCustomer", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(customers.create(actor, payload))))
-      .handle("getCustomer", ({ path }) => Effect.flatMap(CurrentActor, (actor) => customers.get(actor, path.id)))
-      .handle("updateCustomer", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => customers.update(actor, path.id, payload)))
-      .handle("deleteCustomer", ({ path }) => Effect.flatMap(CurrentActor, (actor) => customers.remove(actor, path.id)))
-  }))
+export const CustomersTable = Effect.map(Partners, ({ customers }) => ({
+  listCustomers: (actor, { urlParams }) => customers.list(actor, urlParams),
+  createCustomer: (actor, { payload }) => customers.create(actor, payload),
+  getCustomer: (actor, { path }) => customers.get(actor, path.id),
+  updateCustomer: (actor, { path, payload }) => customers.update(actor, path.id, payload),
+  deleteCustomer: (actor, { path }) => customers.remove(actor, path.id)
+} satisfies Table<"customers">))
 
-export const SuppliersHandlers = HttpApiBuilder.group(WarehouseApi, "suppliers", (handlers) =>
-  Effect.gen(function*() {
-    const { suppliers } = yield* Partners
-    return handlers
-      .handle("listSuppliers", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => suppliers.list(actor, urlParams)))
-      .handle("createSupplier", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(suppliers.create(actor, payload))))
-      .handle("getSupplier", ({ path }) => Effect.flatMap(CurrentActor, (actor) => suppliers.get(actor, path.id)))
-      .handle("updateSupplier", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => suppliers.update(actor, path.id, payload)))
-      .handle("deleteSupplier", ({ path }) => Effect.flatMap(CurrentActor, (actor) => suppliers.remove(actor, path.id)))
-  }))
+export const SuppliersTable = Effect.map(Partners, ({ suppliers }) => ({
+  listSuppliers: (actor, { urlParams }) => suppliers.list(actor, urlParams),
+  createSupplier: (actor, { payload }) => suppliers.create(actor, payload),
+  getSupplier: (actor, { path }) => suppliers.get(actor, path.id),
+  updateSupplier: (actor, { path, payload }) => suppliers.update(actor, path.id, payload),
+  deleteSupplier: (actor, { path }) => suppliers.remove(actor, path.id)
+} satisfies Table<"suppliers">))

@@ -1,12 +1,7 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Receiving } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const ReceivingHandlers = HttpApiBuilder.group(WarehouseApi, "receiving", (handlers) =>
-  Effect.gen(function*() {
-    const receiving = yield* Receiving
-    return handlers.handle("receive", ({ path, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) => receiving.receive(actor, path.id, payload ?? { lines: null })))
-  }))
+export const ReceivingTable = Effect.map(Receiving, (receiving) => ({
+  receive: (actor, { path, payload }) => receiving.receive(actor, path.id, payload ?? { lines: null })
+} satisfies Table<"receiving">))

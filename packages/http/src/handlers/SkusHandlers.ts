@@ -1,34 +1,25 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { listPickMethods, SkuGroups, Skus } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const SkusHandlers = HttpApiBuilder.group(WarehouseApi, "skus", (handlers) =>
-  Effect.gen(function*() {
-    const skus = yield* Skus
-    return handlers
-      .handle("listSkus", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => skus.list(actor, urlParams)))
-      .handle("createSku", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => skus.create(actor, payload)))
-      .handle("getSku", ({ path }) => Effect.flatMap(CurrentActor, (actor) => skus.get(actor, path.id)))
-      .handle("updateSku", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => skus.upsert(actor, path.id, payload)))
-  }))
+export const SkusTable = Effect.map(Skus, (skus) => ({
+  listSkus: (actor, { urlParams }) => skus.list(actor, urlParams),
+  createSku: (actor, { payload }) => skus.create(actor, payload),
+  getSku: (actor, { path }) => skus.get(actor, path.id),
+  updateSku: (actor, { path, payload }) => skus.upsert(actor, path.id, payload)
+} satisfies Table<"skus">))
 
-export const SkuGroupsHandlers = HttpApiBuilder.group(WarehouseApi, "skugroups", (handlers) =>
-  Effect.gen(function*() {
-    const groups = yield* SkuGroups
-    return handlers
-      .handle("listSkuGroups", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => groups.list(actor, urlParams)))
-      .handle("createSkuGroup", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(groups.create(actor, payload))))
-      .handle("getSkuGroup", ({ path }) => Effect.flatMap(CurrentActor, (actor) => groups.get(actor, path.id)))
-      .handle("updateSkuGroup", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => groups.update(actor, path.id, payload)))
-      .handle("deleteSkuGroup", ({ path }) => Effect.flatMap(CurrentActor, (actor) => groups.remove(actor, path.id)))
-  }))
+export const SkuGroupsTable = Effect.map(SkuGroups, (groups) => ({
+  listSkuGroups: (actor, { urlParams }) => groups.list(actor, urlParams),
+  createSkuGroup: (actor, { payload }) => groups.create(actor, payload),
+  getSkuGroup: (actor, { path }) => groups.get(actor, path.id),
+  updateSkuGroup: (actor, { path, payload }) => groups.update(actor, path.id, payload),
+  deleteSkuGroup: (actor, { path }) => groups.remove(actor, path.id)
+} satisfies Table<"skugroups">))
 
-export const PickMethodsHandlers = HttpApiBuilder.group(WarehouseApi, "pickmethods", (handlers) =>
-  Effect.succeed(handlers.handle("listPickMethods", ({ urlParams }) => Effect.succeed(listPickMethods(urlParams)))))
+/** The pick methods are fixed: the same for every caller the group's security lets through. */
+export const PickMethodsTable = Effect.succeed(
+  {
+    listPickMethods: (_actor, { urlParams }) => Effect.succeed(listPickMethods(urlParams))
+  } satisfies Table<"pickmethods">
+)

@@ -1,21 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { WaveDefinitions } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const WaveDefinitionsHandlers = HttpApiBuilder.group(WarehouseApi, "waveDefinitions", (handlers) =>
-  Effect.gen(function*() {
-    const definitions = yield* WaveDefinitions
-    return handlers
-      .handle("listWaveDefinitions", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => definitions.list(actor, urlParams)))
-      .handle("createWaveDefinition", ({ payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.asVoid(definitions.create(actor, payload))))
-      .handle("getWaveDefinition", ({ path }) =>
-        Effect.flatMap(CurrentActor, (actor) => definitions.get(actor, path.id)))
-      .handle("updateWaveDefinition", ({ path, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => definitions.update(actor, path.id, payload)))
-      .handle("deleteWaveDefinition", ({ path }) =>
-        Effect.flatMap(CurrentActor, (actor) => definitions.remove(actor, path.id)))
-  }))
+export const WaveDefinitionsTable = Effect.map(WaveDefinitions, (definitions) => ({
+  listWaveDefinitions: (actor, { urlParams }) => definitions.list(actor, urlParams),
+  createWaveDefinition: (actor, { payload }) => definitions.create(actor, payload),
+  getWaveDefinition: (actor, { path }) => definitions.get(actor, path.id),
+  updateWaveDefinition: (actor, { path, payload }) => definitions.update(actor, path.id, payload),
+  deleteWaveDefinition: (actor, { path }) => definitions.remove(actor, path.id)
+} satisfies Table<"waveDefinitions">))

@@ -1,25 +1,18 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Waves, windowOf } from "@wms/core"
 import { Effect } from "effect"
-import { CurrentActor } from "../api/Security.js"
-import { WarehouseApi } from "../Api.js"
+import type { Table } from "./Table.js"
 
-export const WavesHandlers = HttpApiBuilder.group(WarehouseApi, "waves", (handlers) =>
-  Effect.gen(function*() {
-    const waves = yield* Waves
-    return handlers
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => waves.create(actor, payload.wavedef_id)))
-      .handle("start", ({ payload }) => Effect.flatMap(CurrentActor, (actor) => waves.start(actor, payload.wave_id)))
-      .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(waves.list(actor), (items) => windowOf(items, urlParams))))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentActor, (actor) => waves.get(actor, path.id)))
-      .handle("remove", ({ path }) => Effect.flatMap(CurrentActor, (actor) => waves.remove(actor, path.id)))
-      .handle("orders", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(waves.orders(actor, path.id), (items) => windowOf(items, urlParams))))
-      .handle("claimsets", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(waves.claimsets(actor, path.id), (items) => windowOf(items, urlParams))))
-      .handle("claims", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(waves.claims(actor, path.id), (items) => windowOf(items, urlParams))))
-      .handle("tasks", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.map(waves.tasks(actor, path.id), (items) => windowOf(items, urlParams))))
-  }))
+export const WavesTable = Effect.map(Waves, (waves) => ({
+  create: (actor, { payload }) => waves.create(actor, payload.wavedef_id),
+  start: (actor, { payload }) => waves.start(actor, payload.wave_id),
+  list: (actor, { urlParams }) => Effect.map(waves.list(actor), (items) => windowOf(items, urlParams)),
+  get: (actor, { path }) => waves.get(actor, path.id),
+  remove: (actor, { path }) => waves.remove(actor, path.id),
+  orders: (actor, { path, urlParams }) =>
+    Effect.map(waves.orders(actor, path.id), (items) => windowOf(items, urlParams)),
+  claimsets: (actor, { path, urlParams }) =>
+    Effect.map(waves.claimsets(actor, path.id), (items) => windowOf(items, urlParams)),
+  claims: (actor, { path, urlParams }) =>
+    Effect.map(waves.claims(actor, path.id), (items) => windowOf(items, urlParams)),
+  tasks: (actor, { path, urlParams }) => Effect.map(waves.tasks(actor, path.id), (items) => windowOf(items, urlParams))
+} satisfies Table<"waves">))
