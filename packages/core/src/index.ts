@@ -1,6 +1,8 @@
 /**
  * The warehouse domain: entities, rules and the ports a store implements. No I/O.
  */
+// First: the version of effect is checked before the engine's modules run.
+export { effectVersionProblem, supportedEffect } from "./EffectVersion.js"
 export * from "./Administration.js"
 export * from "./Embedding.js"
 export * from "./Errors.js"

@@ -17,6 +17,8 @@
  * sequence applies to any state; a refusal the rules call for (a 400, 404 or 409) is an outcome,
  * not a failure.
  */
+// First: the version of effect is checked before the other modules run.
+import "./EffectVersion.js"
 import { Clock, Effect, FastCheck as fc, Option } from "effect"
 import { compareStock } from "./Allocation.js"
 import { decodeInput } from "./Embedding.js"
