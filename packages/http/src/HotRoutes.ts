@@ -4,24 +4,26 @@
  * (its request wrapper, router, middleware chain and response conversion) costs 100 to 160 µs of
  * CPU a request, more than the engine's own work; this front costs a few µs and runs the same
  * pieces in the same order: the declared endpoint's schemas, the security check (`actorOf`), the
- * handlers (`hotOrderHandlers`), the error answers (`answerTo`), the access line and metrics
- * (`recordRequest`). A request it does not recognize exactly goes to the `HttpApi` untouched:
- * another route or method, a path segment the router would decode or refuse (`%`, `;`, `#`,
- * over 100 characters), a query with escapes, a body that is not JSON.
+ * body's checks (`JsonBody`, `StrictBody`), the handlers (`hotOrderHandlers`), the error answers
+ * (`answerTo`), the access line and metrics (`recordRequest`). A request it does not recognize
+ * exactly goes to the `HttpApi` untouched: another route or method, a path segment the router would
+ * decode or refuse (`%`, `;`, `#`, over 100 characters), a query with escapes, a body that is not JSON.
  */
 import { HttpApiError, type HttpApiEndpoint } from "@effect/platform"
 import { type Actor, Administration, InvalidInput, Orders } from "@wms/core"
-import { Effect, Exit, Option, ParseResult, Redacted, Runtime, Schema } from "effect"
+import { Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "./AccessLog.js"
 import { WarehouseApi } from "./Api.js"
 import { PayloadTooLarge } from "./api/Errors.js"
 import { SentAsBuilt } from "./api/OrdersApi.js"
+import { strictApplied } from "./api/UnknownFields.js"
 import { maxBodyBytes } from "./BodyLimit.js"
 import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "./ErrorResponses.js"
 import { hotOrderHandlers } from "./handlers/OrdersHandlers.js"
 import { actorOf } from "./handlers/SecurityLive.js"
-import { bodyProblem, invalidJson } from "./JsonBody.js"
+import { bodyProblem, invalidJson, isJson } from "./JsonBody.js"
+import { prefersStrict, type UnknownField, unknownFieldMessage, unknownFieldOf } from "./StrictBody.js"
 import { Tokens } from "./Tokens.js"
 
 /** Answers the request and returns true, or returns false and leaves it to the `HttpApi`. */
@@ -102,6 +104,15 @@ const readJson = (request: IncomingMessage, response: ServerResponse) =>
     request.once("error", () => finish(Effect.fail(new InvalidInput({ message: invalidJson }))))
   })
 
+/** `body` under strict handling (`StrictBody`): the answer says it was applied, and an unknown field is refused. */
+const strictly = (unknownField: UnknownField, response: ServerResponse, body: unknown) => {
+  response.setHeader("preference-applied", strictApplied)
+  const field = unknownField(body)
+  return field === undefined
+    ? Effect.succeed(body)
+    : Effect.fail(new InvalidInput({ message: unknownFieldMessage(field) }))
+}
+
 const send = (response: ServerResponse, requestId: string, answer: FailureAnswer | { status: number; body?: unknown }) => {
   if (answer.body === undefined) {
     response.writeHead(answer.status, { "x-request-id": requestId })
@@ -133,6 +144,7 @@ export const make = (options: AccessLogOptions) =>
     const compile = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, handle: Handle) => {
       const decodePath = decoder(endpoint.pathSchema)
       const decodePayload = decoder(endpoint.payloadSchema)
+      const unknownField = unknownFieldOf(endpoint)
       // The platform wraps a lone value in an array where the schema wants more than a string; the
       // query parameters of these routes are all strings, so the query is decoded as parsed.
       const decodeUrlParams = decoder(endpoint.urlParamsSchema)
@@ -146,7 +158,7 @@ export const make = (options: AccessLogOptions) =>
         path: Record<string, string>,
         query: Record<string, string | Array<string>>
       ) =>
-        actor(Redacted.make((request.headers.authorization ?? "").slice(7)), request.headers.site as string | undefined)
+        actor(request.headers.authorization, request.headers.site as string | undefined)
           .pipe(
             Effect.flatMap((caller) => {
               const input: Input = {}
@@ -155,8 +167,14 @@ export const make = (options: AccessLogOptions) =>
                 steps = Effect.flatMap(steps, () => Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
               }
               if (decodePayload !== undefined) {
+                const checkThenDecode = prefersStrict(request.headers.prefer as string | undefined)
+                  ? (body: unknown) => Effect.flatMap(strictly(unknownField, response, body), decodePayload)
+                  : decodePayload
                 steps = Effect.flatMap(steps, () =>
-                  Effect.map(Effect.flatMap(readJson(request, response), decodePayload), (decoded) => (input.payload = decoded, input)))
+                  Effect.map(
+                    Effect.flatMap(readJson(request, response), checkThenDecode),
+                    (decoded) => (input.payload = decoded, input)
+                  ))
               }
               if (decodeUrlParams !== undefined) {
                 steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
@@ -211,8 +229,7 @@ export const make = (options: AccessLogOptions) =>
           return answer(request, response, run.listOrders(request, response, {}, parseQuery(query)))
         }
         if (request.method !== "POST") return false
-        const contentType = request.headers["content-type"]
-        if (contentType && !contentType.toLowerCase().includes("application/json")) return false
+        if (!isJson(request.headers["content-type"])) return false
         if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) {
           return answer(request, response, Effect.fail(payloadTooLarge))
         }

@@ -31,7 +31,9 @@ const logFatal = (cause: Cause.Cause<unknown>) =>
 
 // Logs are JSON lines, each with the request id of the request that wrote it.
 Effect.flatMap(serverConfig, (config) =>
-  Effect.zipRight(logStopSignals, Layer.launch(Server.layer(config))).pipe(Logger.withMinimumLogLevel(config.logLevel))).pipe(
+  Effect.zipRight(logStopSignals, Layer.launch(Server.layer(config))).pipe(
+    Logger.withMinimumLogLevel(config.logLevel)
+  )).pipe(
   Effect.tapErrorCause(logFatal),
   Effect.provide(Logger.json),
   NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
