@@ -17,7 +17,7 @@ const bearerHeader = /^bearer[ \t]+(.*)$/i
  * The token of an `Authorization: Bearer <token>` header, or `""` when the request carries none:
  * no header, another scheme (`Basic …`), a token without a scheme, or a scheme without a token.
  */
-export const bearerTokenOf = (authorization: string | undefined): string => {
+const bearerTokenOf = (authorization: string | undefined): string => {
   const match = authorization === undefined ? null : bearerHeader.exec(authorization)
   return match === null ? "" : match[1].trim()
 }
