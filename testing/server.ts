@@ -38,8 +38,10 @@ export interface RequestOptions {
   readonly site?: string
   /** Sent as JSON. */
   readonly body?: unknown
-  /** Sent as is, with `content-type: application/json`. */
+  /** Sent as is, with `content-type: application/json` or `contentType`. */
   readonly rawBody?: string
+  /** The content type of `rawBody`; `""` sends none. */
+  readonly contentType?: string
   readonly headers?: Record<string, string>
 }
 
@@ -68,7 +70,9 @@ export const apiLayer = Layer.effect(
         let req = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(options.headers ?? {}))
         if (options.token !== undefined) req = HttpClientRequest.bearerToken(req, options.token)
         if (options.site !== undefined) req = HttpClientRequest.setHeader(req, "site", options.site)
-        if (options.rawBody !== undefined) req = HttpClientRequest.bodyText(req, options.rawBody, "application/json")
+        if (options.rawBody !== undefined) {
+          req = HttpClientRequest.bodyText(req, options.rawBody, options.contentType ?? "application/json")
+        }
         else if (options.body !== undefined) req = yield* HttpClientRequest.bodyJson(req, options.body)
         const response = yield* client.execute(req)
         const text = yield* response.text

@@ -1,6 +1,8 @@
 /**
  * The warehouse domain: entities, rules and the ports a store implements. No I/O.
  */
+// First: the version of effect is checked before the engine's modules run.
+export { effectVersionProblem, supportedEffect } from "./shared/EffectVersion.js"
 export * from "./shared/Errors.js"
 export * from "./shared/Events.js"
 export * from "./shared/Formats.js"

@@ -31,6 +31,8 @@
  * ]))
  * ```
  */
+// First: the version of effect is checked before the other modules run.
+import "./shared/EffectVersion.js"
 import { Clock, Context, Effect, Exit, FastCheck as fc, Layer, Option } from "effect"
 import { compareStock } from "./waves/Allocation.js"
 import { decodeInput } from "./admin/Embedding.js"

@@ -23,6 +23,7 @@ import { PickingApi } from "./api/PickingApi.js"
 import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
 import { SystemApi } from "./api/SystemApi.js"
+import { documentBodies } from "./api/UnknownFields.js"
 import { WaveDefinitionsApi } from "./api/WaveDefinitionsApi.js"
 import { WavesApi } from "./api/WavesApi.js"
 import { WebhooksApi } from "./api/WebhooksApi.js"
@@ -61,6 +62,12 @@ export class WarehouseApi extends HttpApi.make("warehouse")
       "paths, queries and bodies alike (`2147483648` as an id: 400 `Invalid field <name>: must be an integer id`); " +
       "totals such as a wave's `qty_ordered` are 64-bit. Text with U+0000 is refused in every field (400 `Invalid " +
       "field <path>: must not contain NUL characters`), and so is a body nested more than 32 levels deep (400); a " +
-      "body over 1 MiB gets 413."
+      "body over 1 MiB gets 413. Bodies are JSON: a body of another content type (a form, multipart, XML, text) " +
+      "is 400 `Request body must be a JSON object`. A field a body does not take is ignored; with `Prefer: " +
+      "handling=strict` (RFC 7240) a field that the record does not have is 400 `Unknown field <path>` (the " +
+      "record's read-only fields, as a GET shows them, are still ignored), and the answer carries " +
+      "`Preference-Applied: handling=strict`. `Authorization` holds `Bearer` (in any case), whitespace and the " +
+      "token; no header, another scheme or no token is 401 `Missing authorization token`."
   )
+  .annotate(OpenApi.Transform, documentBodies)
 {}

@@ -2,13 +2,23 @@
  * The request body limit (1 MiB). A declared `content-length` over it is answered 413 before the
  * body is read; a chunked body is cut off by the reader once it passes the limit, and gets its 413
  * on a server from `createNodeServer`. Methods whose body the API never reads
- * (`HttpMethod.hasBody`) skip the check; the others get their JSON body checked (`JsonBody`).
+ * (`HttpMethod.hasBody`) skip the check; the others get their JSON body checked (`JsonBody`), strictly
+ * when the client prefers it (`StrictBody`), and then `Preference-Applied: handling=strict`.
  */
-import { HttpIncomingMessage, HttpMethod, HttpMiddleware, HttpServerRequest } from "@effect/platform"
+import {
+  HttpApp,
+  HttpIncomingMessage,
+  HttpMethod,
+  HttpMiddleware,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { Effect, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import { bodyTooLarge, responseOf } from "./ErrorResponses.js"
+import * as UnknownFields from "./api/UnknownFields.js"
 import * as JsonBody from "./JsonBody.js"
+import * as StrictBody from "./StrictBody.js"
 
 export const maxBodyBytes = 1024 * 1024
 
@@ -18,8 +28,19 @@ export const bodyLimit = HttpMiddleware.make((app) =>
     if (!HttpMethod.hasBody(request.method)) return yield* app
     const declared = Number(request.headers["content-length"] ?? 0)
     if (declared > maxBodyBytes) return responseOf(bodyTooLarge)
+    let strict: JsonBody.Strict | undefined
+    if (StrictBody.prefersStrict(request.headers["prefer"])) {
+      let applied = false
+      strict = { applied: () => (applied = true) }
+      // The server writes the answer before a middleware sees it: the header goes in just before.
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(
+          applied ? HttpServerResponse.setHeader(response, "preference-applied", UnknownFields.strictApplied) : response
+        )
+      )
+    }
     return yield* HttpIncomingMessage.withMaxBodySize(
-      Effect.provideService(app, HttpServerRequest.HttpServerRequest, JsonBody.checked(request)),
+      Effect.provideService(app, HttpServerRequest.HttpServerRequest, JsonBody.checked(request, strict)),
       Option.some(maxBodyBytes)
     )
   })

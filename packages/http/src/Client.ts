@@ -13,6 +13,8 @@
  * program.pipe(Effect.provide(FetchHttpClient.layer), Effect.runPromise)
  * ```
  */
+// First: @wms/core checks the version of effect before the other modules run.
+import "@wms/core"
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { WarehouseApi } from "./Api.js"

@@ -4,26 +4,28 @@
  * (its request wrapper, router, middleware chain and response conversion) costs 100 to 160 µs of
  * CPU a request, more than the engine's own work; this front costs a few µs and runs the same
  * pieces in the same order: the declared endpoint's route, schemas, security and success status,
- * the security check (`actorOf`), the orders table's entries, the error answers (`answerTo`), the
- * access line and metrics (`recordRequest`). A request it does not recognize exactly goes to the
+ * the security check (`actorOf`), the body's checks (`JsonBody`, `StrictBody`), the orders table's
+ * entries, the error answers (`answerTo`), the access line and metrics (`recordRequest`). A request it does not recognize exactly goes to the
  * `HttpApi` untouched: another route or method, a path segment the router would decode or refuse
  * (`%`, `;`, `#`, over 100 characters), a query with escapes, a body that is not JSON.
  */
 import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpMethod } from "@effect/platform"
 import { type Actor, Administration, InvalidInput } from "@wms/core"
-import { Effect, Exit, Option, ParseResult, Redacted, Runtime, Schema } from "effect"
+import { Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "./AccessLog.js"
 import { WarehouseApi } from "./Api.js"
 import { PayloadTooLarge } from "./api/Errors.js"
 import { SentAsBuilt } from "./api/OrdersApi.js"
 import { Authorization } from "./api/Security.js"
+import { strictApplied } from "./api/UnknownFields.js"
 import { maxBodyBytes } from "./BodyLimit.js"
 import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "./ErrorResponses.js"
 import { actorOf } from "./handlers/SecurityLive.js"
 import type { EndpointName } from "./handlers/Table.js"
 import { tables } from "./handlers/Tables.js"
-import { bodyProblem, invalidJson } from "./JsonBody.js"
+import { bodyProblem, invalidJson, isJson } from "./JsonBody.js"
+import { prefersStrict, type UnknownField, unknownFieldMessage, unknownFieldOf } from "./StrictBody.js"
 import { Tokens } from "./Tokens.js"
 
 /** Answers the request and returns true, or returns false and leaves it to the `HttpApi`. */
@@ -109,6 +111,15 @@ const readJson = (request: IncomingMessage, response: ServerResponse) =>
     request.once("error", () => finish(Effect.fail(new InvalidInput({ message: invalidJson }))))
   })
 
+/** `body` under strict handling (`StrictBody`): the answer says it was applied, and an unknown field is refused. */
+const strictly = (unknownField: UnknownField, response: ServerResponse, body: unknown) => {
+  response.setHeader("preference-applied", strictApplied)
+  const field = unknownField(body)
+  return field === undefined
+    ? Effect.succeed(body)
+    : Effect.fail(new InvalidInput({ message: unknownFieldMessage(field) }))
+}
+
 const send = (response: ServerResponse, requestId: string, answer: FailureAnswer | { status: number; body?: unknown }) => {
   if (answer.body === undefined) {
     response.writeHead(answer.status, { "x-request-id": requestId })
@@ -148,6 +159,7 @@ export const make = (options: AccessLogOptions) =>
     const compile = (endpoint: Declared, entry: Entry) => {
       const decodePath = decoder(endpoint.pathSchema)
       const decodePayload = decoder(endpoint.payloadSchema)
+      const unknownField = unknownFieldOf(endpoint)
       // The platform wraps a lone value in an array where the schema wants more than a string; the
       // query parameters of these routes are all strings, so the query is decoded as parsed.
       const decodeUrlParams = decoder(endpoint.urlParamsSchema)
@@ -161,7 +173,7 @@ export const make = (options: AccessLogOptions) =>
         path: Record<string, string>,
         query: Record<string, string | Array<string>>
       ) =>
-        actor(Redacted.make((request.headers.authorization ?? "").slice(7)), request.headers.site as string | undefined)
+        actor(request.headers.authorization, request.headers.site as string | undefined)
           .pipe(
             Effect.flatMap((caller) => {
               const input: Input = {}
@@ -170,8 +182,14 @@ export const make = (options: AccessLogOptions) =>
                 steps = Effect.flatMap(steps, () => Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
               }
               if (decodePayload !== undefined) {
+                const checkThenDecode = prefersStrict(request.headers.prefer as string | undefined)
+                  ? (body: unknown) => Effect.flatMap(strictly(unknownField, response, body), decodePayload)
+                  : decodePayload
                 steps = Effect.flatMap(steps, () =>
-                  Effect.map(Effect.flatMap(readJson(request, response), decodePayload), (decoded) => (input.payload = decoded, input)))
+                  Effect.map(
+                    Effect.flatMap(readJson(request, response), checkThenDecode),
+                    (decoded) => (input.payload = decoded, input)
+                  ))
               }
               if (decodeUrlParams !== undefined) {
                 steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
@@ -235,8 +253,7 @@ export const make = (options: AccessLogOptions) =>
           query = parseQuery(text)
         }
         if (hasBody) {
-          const contentType = request.headers["content-type"]
-          if (contentType && !contentType.toLowerCase().includes("application/json")) return false
+          if (!isJson(request.headers["content-type"])) return false
           if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) {
             return answer(request, response, success, Effect.fail(payloadTooLarge))
           }

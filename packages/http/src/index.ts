@@ -2,6 +2,8 @@
  * The warehouse REST API: its declaration, the handlers as a mountable layer, the bundled Node
  * server, and the engine entry point for embedding.
  */
+// First: @wms/core checks the version of effect before the other modules run.
+import "@wms/core"
 export { WarehouseApi } from "./Api.js"
 export * from "./api/Errors.js"
 export { Authorization, CurrentActor, CurrentPrincipal, TokenAuthentication } from "./api/Security.js"

@@ -94,6 +94,52 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual((yield* api.request("GET", "/sites", { token: fresh, site: "main" })).status, 200)
       }))
 
+    it.effect("Authorization is Bearer in any case, whitespace and the token; any other header carries no token", () =>
+      Effect.gen(function*() {
+        const api = yield* Api
+        const token = yield* api.login()
+        // The hot routes' front, the HttpApi's bearer security and the token-only check.
+        const requests = [
+          ["GET", "/orders"],
+          ["GET", "/orders/NONE"],
+          ["POST", "/orders"],
+          ["GET", "/customers"],
+          ["GET", "/verifytoken"]
+        ] as const
+        const call = (method: "GET" | "POST", path: string, authorization: string) =>
+          api.request(method, path, {
+            headers: { authorization },
+            site: "main",
+            body: method === "POST" ? {} : undefined
+          })
+        const noBearer = [
+          `Basic12${token}`,
+          `xBearer ${token}`,
+          `Bearer,${token}`,
+          `Bearer${token}`,
+          `Basic ${token}`,
+          token,
+          "Bearer"
+        ]
+        const shown = (authorization: string) => authorization.replace(token, "<token>")
+        for (const [method, path] of requests) {
+          for (const authorization of noBearer) {
+            const response = yield* call(method, path, authorization)
+            assert.deepStrictEqual(
+              [response.status, response.body],
+              [401, { message: "Missing authorization token" }],
+              `${method} ${path} with ${shown(authorization)}`
+            )
+          }
+          for (const authorization of [`bearer ${token}`, `BEARER\t${token}`, `Bearer    ${token}`]) {
+            const response = yield* call(method, path, authorization)
+            assert.notStrictEqual(response.status, 401, `${method} ${path} with ${shown(authorization)}`)
+          }
+          const invalid = yield* call(method, path, `Bearer ${token}x`)
+          assert.deepStrictEqual([invalid.status, invalid.body], [401, { message: "Authorization token not valid" }])
+        }
+      }))
+
     it.effect("the token is checked before the site header, the site header before the body", () =>
       Effect.gen(function*() {
         const api = yield* Api

@@ -1,15 +1,53 @@
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { Server } from "@wms/http"
-import { Cause, Effect, Layer, Logger, Schema } from "effect"
+import { Server, WarehouseApi } from "@wms/http"
+import { Cause, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import { type ClientRequest, request as httpRequest } from "node:http"
 import * as ErrorResponses from "../src/ErrorResponses.js"
 import { onBothStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 
+/** What the servers below log at level Error or above. */
+const errorsLogged: Array<string> = []
+
+const captureErrors = Logger.add(Logger.make(({ cause, logLevel, message }) => {
+  if (LogLevel.greaterThanEqual(logLevel, LogLevel.Error)) {
+    errorsLogged.push(`${JSON.stringify(message)} ${Cause.pretty(cause)}`)
+  }
+}))
+
 // The bundled server itself, so the hot routes' node:http front (`HotRoutes`) meets every case too.
-const servers = onBothStores((db) => Server.layer(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)))
+const servers = onBothStores((db) =>
+  Server.layer(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)).pipe(Layer.provide(captureErrors))
+)
+
+/** Every endpoint with a body, its path parameters filled in with `1`. */
+const bodyEndpoints: Array<readonly [string, string]> = []
+HttpApi.reflect(WarehouseApi, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint }) => {
+    if (Option.isSome(endpoint.payloadSchema)) {
+      bodyEndpoints.push([endpoint.method, endpoint.path.replace(/:\w+/g, "1")])
+    }
+  }
+})
+
+const multipart = "--wms\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nJansen\r\n--wms--\r\n"
+
+/** Bodies that are not JSON, each of which the platform would read as something: a form, parts, bytes, text. */
+const notJson: ReadonlyArray<readonly [contentType: string, body: string]> = [
+  ["multipart/form-data; boundary=wms", multipart],
+  ["multipart/form-data; boundary=wms", ""],
+  ["multipart/form-data", multipart],
+  [
+    "application/x-www-form-urlencoded",
+    `name=Jansen&town=Utrecht&order_id=FORM-1&email=${adminEmail}&password=${adminPassword}`
+  ],
+  ["application/xml", "<customer><name>Jansen</name></customer>"],
+  ["application/octet-stream", "{}"],
+  ["text/plain", "{\"name\":\"Jansen\"}"]
+]
 
 interface RawResponse {
   readonly status: number
@@ -39,12 +77,14 @@ const send = (method: string, path: string, options: {
   readonly token?: string
   readonly site?: string
   readonly body?: string
+  /** Of `body`; `application/json` when absent. */
+  readonly contentType?: string
 } = {}) =>
   Effect.gen(function*() {
     const headers: Record<string, string> = {}
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
     if (options.site !== undefined) headers.site = options.site
-    if (options.body !== undefined) headers["content-type"] = "application/json"
+    if (options.body !== undefined) headers["content-type"] = options.contentType ?? "application/json"
     const url = `http://127.0.0.1:${yield* port}${path}`
     return yield* Effect.promise(async (signal) => {
       const response = await fetch(url, { method, headers, body: options.body, signal })
@@ -166,6 +206,32 @@ for (const [label, server] of servers) {
           assertMessageBody(sites, "Request body must be a JSON object")
         }
       }))
+
+    it.effect("a body that is not JSON is a 400 on every body endpoint, after token and site, writing and logging nothing", () =>
+      Effect.gen(function*() {
+        const token = yield* login
+        const customers = yield* send("GET", "/customers", { token, site: "main" })
+        errorsLogged.length = 0
+        for (const [method, path] of bodyEndpoints) {
+          for (const [contentType, body] of notJson) {
+            const response = yield* send(method, path, { token, site: "main", body, contentType })
+            assert.deepStrictEqual(
+              [response.status, response.body],
+              [400, { message: "Request body must be a JSON object" }],
+              `${method} ${path} as ${contentType}`
+            )
+          }
+        }
+        for (const [contentType, body] of notJson) {
+          const noToken = yield* send("POST", "/customers", { body, contentType })
+          assert.deepStrictEqual([noToken.status, noToken.body], [401, { message: "Missing authorization token" }])
+          const noSite = yield* send("POST", "/customers", { token, body, contentType })
+          assert.deepStrictEqual([noSite.status, noSite.body], [403, { message: "Missing header site" }])
+        }
+        assert.strictEqual((yield* send("GET", "/customers", { token, site: "main" })).text, customers.text)
+        assert.strictEqual((yield* send("GET", "/orders/FORM-1", { token, site: "main" })).status, 404)
+        assert.deepStrictEqual(errorsLogged, [])
+      }), 120_000)
 
     it.effect("a body declared over 1 MiB gets 413 {message} before it is read", () =>
       Effect.gen(function*() {

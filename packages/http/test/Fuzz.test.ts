@@ -2,8 +2,9 @@
  * Every write endpoint, taken from the API declaration itself (so an endpoint added later is fuzzed
  * too), gets thousands of generated requests on both stores: an endpoint with a body gets
  * well-formed bodies from its payload schema, the same with fields turned hostile, and arbitrary
- * JSON; one without gets hostile path values and stray bodies. None may answer 5xx, and none
- * answered 4xx may change a row.
+ * JSON, then the same bodies as multipart parts (with and without a boundary), a form, XML and
+ * with no content type; one without gets hostile path values and stray bodies. None may answer
+ * 5xx, none answered 4xx may change a row, and no body but JSON may get past its checks.
  */
 import { HttpApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -84,6 +85,37 @@ const bodies = (payload: Option.Option<Schema.Schema.Any>) => {
   )
 }
 
+const textOf = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value) ?? "")
+
+/** The body's fields, or the whole body as one field when it is no object. */
+const fieldsOf = (body: unknown): Array<[string, unknown]> =>
+  typeof body === "object" && body !== null && !Array.isArray(body) ? Object.entries(body) : [["body", body]]
+
+const parts = (body: unknown) =>
+  fieldsOf(body).map(([name, value]) =>
+    `--fuzz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${textOf(value)}\r\n`
+  ).join("") + "--fuzz--\r\n"
+
+/**
+ * The content types a client may send a body in, with the body written in each: the same fields as
+ * parts, a form or XML; none at all (which the API takes for JSON). Only JSON is read.
+ */
+const contentTypes: ReadonlyArray<{ readonly contentType: string; readonly write: (body: unknown) => string }> = [
+  { contentType: "multipart/form-data; boundary=fuzz", write: parts },
+  { contentType: "multipart/form-data", write: parts },
+  {
+    contentType: "application/x-www-form-urlencoded",
+    write: (body) =>
+      new URLSearchParams(fieldsOf(body).map(([name, value]): [string, string] => [name, textOf(value)])).toString()
+  },
+  {
+    contentType: "application/xml",
+    write: (body) =>
+      `<body>${fieldsOf(body).map(([name, value]) => `<${name}>${textOf(value)}</${name}>`).join("")}</body>`
+  },
+  { contentType: "", write: textOf }
+]
+
 /** The rows of every table, except what the webhook worker writes on its own after a commit. */
 const fingerprint = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -127,31 +159,47 @@ for (const [label, server] of serverOnBothStores) {
           })
 
         let requests = 0
+        let before = yield* fingerprint
+        /** Sends `rawBody` (as JSON unless `contentType` says otherwise): never a 5xx, and a 4xx writes nothing. */
+        const send = (endpoint: WriteEndpoint, path: string, rawBody: string | undefined, contentType?: string) =>
+          Effect.gen(function*() {
+            requests++
+            const options = { token: admin, site: "main", rawBody, contentType }
+            const response = yield* api.request(endpoint.method, path, options)
+            const shown = `${endpoint.method} ${path} as ${contentType ?? "JSON"}: ${rawBody?.slice(0, 300)}`
+            assert.isBelow(response.status, 500, `${JSON.stringify(response.body)} for ${shown}`)
+            const after = yield* fingerprint
+            if (response.status >= 400) {
+              assert.isString(response.body?.message, shown)
+              assert.strictEqual(after, before, `a ${response.status} wrote for ${shown}`)
+            }
+            before = after
+            return response
+          })
         for (const endpoint of writeEndpoints) {
-          let before = yield* fingerprint
+          before = yield* fingerprint
           yield* checkProperty(
             fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
-            ([path, body]) =>
-              Effect.gen(function*() {
-                requests++
-                const response = yield* api.request(endpoint.method, path, {
-                  token: admin,
-                  site: "main",
-                  rawBody: body === undefined ? undefined : JSON.stringify(body)
-                })
-                const shown = `${endpoint.method} ${path} ${JSON.stringify(body)?.slice(0, 300)}`
-                assert.isBelow(response.status, 500, `${JSON.stringify(response.body)} for ${shown}`)
-                const after = yield* fingerprint
-                if (response.status >= 400) {
-                  assert.isString(response.body?.message, shown)
-                  assert.strictEqual(after, before, `a ${response.status} wrote for ${shown}`)
-                }
-                before = after
-              }),
+            ([path, body]) => Effect.asVoid(send(endpoint, path, body === undefined ? undefined : JSON.stringify(body))),
             Option.isSome(endpoint.payload) ? 60 : 20
           )
+          if (Option.isNone(endpoint.payload)) continue
+          for (const { contentType, write } of contentTypes) {
+            yield* checkProperty(
+              fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
+              ([path, body]) =>
+                Effect.gen(function*() {
+                  const response = yield* send(endpoint, path, write(body), contentType)
+                  // Only JSON is read: no body in another type gets past its checks.
+                  if (contentType !== "") {
+                    assert.strictEqual(response.status, 400, `${endpoint.method} ${path} as ${contentType}`)
+                  }
+                }),
+              3
+            )
+          }
         }
-        assert.isAtLeast(requests, 1000)
+        assert.isAtLeast(requests, 2500)
       }), 240_000)
   })
 }

@@ -102,6 +102,9 @@ for (const [label, server] of serverOnBothStores) {
         expectError(yield* main.post("/orders", { order_id: unique("O"), ship_dock: "D\u0000" }), 400, "Invalid field ship_dock: must not contain NUL characters")
         expectError(yield* main.get("/orders/A%00B"), 400, "Invalid field id: must not contain NUL characters")
         expectStatus(yield* main.get("/tasks?sku_id=A%00B"), 400)
+        for (const query of ["lines=%00", "lines=false%00", "limit=1&lines=%00"]) {
+          expectError(yield* main.get(`/orders?${query}`), 400, "Invalid field lines: must not contain NUL characters")
+        }
       }))
 
     it.effect("an e-mail address longer than an index can hold is a 400", () =>

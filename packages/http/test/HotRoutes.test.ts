@@ -2,7 +2,7 @@
  * The node:http front of the hot routes (`HotRoutes`) answers exactly as the `HttpApi` behind it:
  * the same requests, hostile ones included, go to the bundled server (front in place) and to the
  * bare `HttpApi` app, each on its own database seeded alike, and every answer must match (status,
- * content type, body, request id). Then the body limit of the front, which the differential run
+ * content type, `Retry-After`, `Preference-Applied`, body, request id). Then the body limit of the front, which the differential run
  * cannot reach cheaply: a declared and a chunked body over 1 MiB.
  */
 import { HttpServer } from "@effect/platform"
@@ -62,6 +62,7 @@ const comparable = (answer: Answer) => {
     status: answer.status,
     contentType: answer.headers["content-type"],
     retryAfter: answer.headers["retry-after"],
+    preferenceApplied: answer.headers["preference-applied"],
     hasRequestId: typeof answer.headers["x-request-id"] === "string",
     body
   }
@@ -138,6 +139,7 @@ interface Request {
   readonly site: string | undefined
   readonly requestId: string | undefined
   readonly contentType: string | undefined
+  readonly prefer: string | undefined
   readonly body: string | undefined
 }
 
@@ -162,7 +164,7 @@ const query = fc.array(
   fc.constantFrom(
     "lines=false", "lines=true", "lines", "lines=", "limit=1", "limit=0", "limit=-1", "limit=x", "limit=1.5",
     "offset=1", "offset=1e3", "offset=99999999999", "limit=1&limit=2", "%6Cimit=1", "lines=fal%73e", "lines=fal+se",
-    "=x", "", "a=b=c", "__proto__=1", "constructor=x"
+    "=x", "", "a=b=c", "__proto__=1", "constructor=x", "lines=%00"
   ),
   { maxLength: 3 }
 ).map((parts) => parts.join("&"))
@@ -194,8 +196,31 @@ const validOrder = fc.record({
   lines: fc.array(fc.record({ sku_id: fc.constantFrom("SKU-1", "SKU-2"), qty: fc.integer({ min: 1, max: 9 }) }), { maxLength: 3 })
 }, { requiredKeys: ["order_id"] })
 
+// What a client may add to an order: fields it does not know, and read-only ones as GET shows them.
+const extraFields = fc.record({
+  colour: fc.constant("red"),
+  order_status: fc.constant({ id: 14, description: "Released" }),
+  created_by: fc.constant("someone"),
+  customer: fc.constantFrom({ id: 1, name: "Customer" }, { id: 1, name: "Customer", vip: true })
+}, { requiredKeys: [] })
+
+const extraLineFields = fc.record({
+  qty_picked: fc.constant(0),
+  qty_shipped: fc.constant(0),
+  colour: fc.constant(1)
+}, { requiredKeys: [] })
+
+const orderWithExtras = fc.tuple(validOrder, extraFields, fc.array(extraLineFields, { maxLength: 3 })).map(
+  ([order, extras, lineExtras]) => ({
+    ...order,
+    ...extras,
+    lines: order.lines?.map((line, i) => ({ ...line, ...lineExtras[i] }))
+  })
+)
+
 const body = fc.oneof(
   { weight: 6, arbitrary: validOrder.map((value) => JSON.stringify(value)) },
+  { weight: 3, arbitrary: orderWithExtras.map((value) => JSON.stringify(value)) },
   { weight: 4, arbitrary: hostileOrder.map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.json() },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
@@ -215,6 +240,10 @@ const authorization = fc.oneof(
       (token) => `Bearer   ${token}  `,
       (token) => token,
       (token) => `Bearer ${token}x`,
+      (token) => `BEARER\t${token}`,
+      (token) => `Basic12${token}`,
+      (token) => `xBearer ${token}`,
+      (token) => `Bearer,${token}`,
       () => "Bearer ",
       () => "Bearer not-a-token",
       undefined
@@ -239,12 +268,17 @@ const request: fc.Arbitrary<Request> = fc.record({
     {
       weight: 2,
       arbitrary: fc.constantFrom(
-        "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "application/x-www-form-urlencoded", undefined
+        "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "application/x-www-form-urlencoded",
+        "multipart/form-data", "multipart/form-data; boundary=x", "application/xml", undefined
       )
     }
   ),
+  prefer: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.constantFrom("handling=strict", "handling=lenient", "respond-async, handling=strict") }
+  ),
   body
-}).map(({ route, segment, query, authorization, site, requestId, contentType, body }): Request => ({
+}).map(({ route, segment, query, authorization, site, requestId, contentType, prefer, body }): Request => ({
   method: route === "createOrder" ? "POST" : "GET",
   path: route === "getOrder"
     ? `/orders/${segment}${query === undefined ? "" : `?${query}`}`
@@ -253,6 +287,7 @@ const request: fc.Arbitrary<Request> = fc.record({
   site,
   requestId,
   contentType: route === "createOrder" ? contentType : undefined,
+  prefer,
   body: route === "createOrder" ? body : undefined
 }))
 
@@ -262,6 +297,7 @@ const sentTo = (request: Request, token: string): Sent => {
   if (request.site !== undefined) headers.site = request.site
   if (request.requestId !== undefined) headers["x-request-id"] = request.requestId
   if (request.contentType !== undefined) headers["content-type"] = request.contentType
+  if (request.prefer !== undefined) headers.prefer = request.prefer
   return { method: request.method, path: request.path, headers, body: request.body }
 }
 

@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListWindow, NewClient, NewSite, NewUser, TextIdFromPath, UserChanges } from "@wms/core"
 import { Schema } from "effect"
 import { AdminAuthorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 export const SiteRecord = Schema.Struct({
   site_id: Schema.String,
@@ -35,6 +36,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createSite", "/sites")
       .setPayload(NewSite)
+      .annotate(ReadOnlyFields, SiteRecord)
       .annotate(OpenApi.Description, "Creates a site. A site id taken by a site or a client: 409.")
   )
   .add(
@@ -46,6 +48,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createClient", "/clients")
       .setPayload(NewClient)
+      .annotate(ReadOnlyFields, ClientRecord)
       .annotate(
         OpenApi.Description,
         "Adds a client to the fulfillment site in the `site` header. Client ids are unique across the installation: 409."
@@ -60,12 +63,14 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createUser", "/users")
       .setPayload(NewUser)
+      .annotate(ReadOnlyFields, UserRecord)
       .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
   )
   .add(
     HttpApiEndpoint.put("updateUser", "/users/:userId")
       .setPath(UserPath)
       .setPayload(UserChanges)
+      .annotate(ReadOnlyFields, UserRecord)
       .annotate(
         OpenApi.Description,
         "Changes the fields present (`email`, `password`, `name`, `admin`, `site`, `client`, `active`; `client: null` " +

@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Carrier, CarrierInput, ListWindow, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 
@@ -20,6 +21,7 @@ export class CarriersApi extends HttpApiGroup.make("carriers")
   .add(
     HttpApiEndpoint.post("createCarrier", "/carriers")
       .setPayload(CarrierInput)
+      .annotate(ReadOnlyFields, Carrier)
       .annotate(
         OpenApi.Description,
         "Creates a carrier of the site. `name` is required and not blank; the other fields are optional, and an " +
@@ -36,6 +38,7 @@ export class CarriersApi extends HttpApiGroup.make("carriers")
     HttpApiEndpoint.put("updateCarrier", "/carriers/:id")
       .setPath(IdPath)
       .setPayload(CarrierInput)
+      .annotate(ReadOnlyFields, Carrier)
       .annotate(
         OpenApi.Description,
         `Replaces every writable field, as on create: an optional field left out becomes null. ${notFound}`

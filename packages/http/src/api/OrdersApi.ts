@@ -12,15 +12,19 @@ import {
   OrderLineUpdate,
   OrderListItem,
   OrderUpdate,
-  RecordIdFromPath
+  RecordIdFromPath,
+  TextIdFromPath
 } from "@wms/core"
 import { JSONSchema, ParseResult, Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const orderId = HttpApiSchema.param("id", OrderIdFromPath)
 const lineId = HttpApiSchema.param("line_id", RecordIdFromPath)
 
 const NewOrderLines = Schema.Array(NewOrderLine)
+// One line or an array of lines as they are read, for a client that sends back what it read.
+const lineOrLines = Schema.Union(OrderLine, Schema.Array(OrderLine))
 const oneOrMany = Schema.Union(NewOrderLine, NewOrderLines)
 const { $schema: _, ...oneOrManyJsonSchema } = JSONSchema.make(Schema.encodedSchema(oneOrMany), { target: "openApi3.1" })
 
@@ -62,7 +66,7 @@ const linesRule = "Lines may be added, changed or deleted only while the order i
 export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.get("listOrders", "/orders")
-      .setUrlParams(Schema.Struct({ lines: Schema.optional(Schema.String), ...ListWindow.fields }))
+      .setUrlParams(Schema.Struct({ lines: Schema.optional(TextIdFromPath), ...ListWindow.fields }))
       .addSuccess(sentAsBuilt(Schema.Array(OrderListItem)))
       .annotate(
         OpenApi.Description,
@@ -73,6 +77,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.post("createOrder", "/orders")
       .setPayload(NewOrder)
+      .annotate(ReadOnlyFields, Order)
       .annotate(
         OpenApi.Description,
         "Creates a Released order with its optional lines, all in one transaction: a bad line writes nothing. " +
@@ -81,7 +86,8 @@ export class OrdersApi extends HttpApiGroup.make("orders")
           "client of the `site` header (null for a site). `customer_id`, `carrier_id` and each line's `sku_id` " +
           "must exist in the scope (400 naming the field, e.g. `lines.0.sku_id`). Lines without `line` are " +
           "numbered after the highest number among the order's lines and those given in the body; a number given " +
-          "twice gets 409 `Line <n> of order <id> already exists`. Unknown and read-only fields are ignored. " +
+          "twice gets 409 `Line <n> of order <id> already exists`. Read-only fields are ignored, and so are unknown " +
+          "ones unless `Prefer: handling=strict` asks for a 400. " +
           "An empty `ship_dock` is stored as null."
       )
   )
@@ -93,6 +99,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.put("updateOrder")`/orders/${orderId}`
       .setPayload(OrderUpdate)
+      .annotate(ReadOnlyFields, Order)
       .annotate(
         OpenApi.Description,
         "Changes only the fields present in the body; an explicit null clears a field. Allowed in every status. " +
@@ -115,6 +122,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.post("addOrderLines")`/orders/${orderId}/lines`
       .setPayload(OrderLinesPayload)
+      .annotate(ReadOnlyFields, lineOrLines)
       .annotate(
         OpenApi.Description,
         "Adds one line or an array of lines in one transaction. Lines without `line` are numbered after the " +
@@ -130,6 +138,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.put("updateOrderLine")`/orders/${orderId}/lines/${lineId}`
       .setPayload(OrderLineUpdate)
+      .annotate(ReadOnlyFields, OrderLine)
       .annotate(
         OpenApi.Description,
         `Sets the line's \`sku_id\` and \`qty\` (both required); the line number never changes. ${linesRule}`

@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListWindow, Partner, PartnerDetail, PartnerInput, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 
@@ -28,6 +29,7 @@ const partnerGroup = <const Group extends string, const One extends string, cons
     .add(
       HttpApiEndpoint.post(`create${names.one}` as const, path)
         .setPayload(PartnerInput)
+        .annotate(ReadOnlyFields, PartnerDetail)
         .annotate(
           OpenApi.Description,
           `Creates a ${wording.addressType}, owned by the site and client of the \`site\` header. \`name\` is ` +
@@ -48,6 +50,7 @@ const partnerGroup = <const Group extends string, const One extends string, cons
       HttpApiEndpoint.put(`update${names.one}` as const, `${path}/:id`)
         .setPath(IdPath)
         .setPayload(PartnerInput)
+        .annotate(ReadOnlyFields, PartnerDetail)
         .annotate(
           OpenApi.Description,
           "Replaces every writable field, as on create: an optional field left out becomes null. " + notFound

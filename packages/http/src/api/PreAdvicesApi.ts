@@ -15,6 +15,7 @@ import {
 } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const id = HttpApiSchema.param("id", PreAdviceIdFromPath)
 const lineId = HttpApiSchema.param("line_id", RecordIdFromPath)
@@ -29,6 +30,10 @@ export const PreAdvicePaging = Schema.Struct({
   limit: Schema.optional(Count),
   offset: Schema.optional(Count)
 })
+
+// A pre-advice as either GET shows it, and one line or an array of lines as they are read.
+const preAdviceRecord = Schema.Union(PreAdvice, PreAdviceListItem)
+const lineOrLines = Schema.Union(PreAdviceLine, Schema.Array(PreAdviceLine))
 
 const openOnly = "Only while the pre-advice is Open (status 1); otherwise 409."
 
@@ -47,6 +52,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.post("createPreAdvice", "/preadvices")
       .setPayload(NewPreAdvice)
+      .annotate(ReadOnlyFields, preAdviceRecord)
       .annotate(
         OpenApi.Description,
         "Creates an Open pre-advice, with its lines, in one transaction: a bad line writes nothing. " +
@@ -71,6 +77,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.put("updatePreAdvice")`/preadvices/${id}`
       .setPayload(PreAdviceChanges)
+      .annotate(ReadOnlyFields, preAdviceRecord)
       .annotate(
         OpenApi.Description,
         "Changes only the fields present: `supplier: null` removes the supplier; `client_id: null` gives the " +
@@ -94,6 +101,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.post("addPreAdviceLines")`/preadvices/${id}/lines`
       .setPayload(PreAdviceLinesPayload)
+      .annotate(ReadOnlyFields, lineOrLines)
       .annotate(
         OpenApi.Description,
         "Adds one line, or an array of lines in one transaction (fields of an array are named `<index>.<field>`). " +
@@ -108,6 +116,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.put("updatePreAdviceLine")`/preadvices/${id}/lines/${lineId}`
       .setPayload(PreAdviceLineChanges)
+      .annotate(ReadOnlyFields, PreAdviceLine)
       .annotate(
         OpenApi.Description,
         "Changes only the fields present; `pallet_id: null` removes the pallet, `client_id: null` makes the " +

@@ -16,8 +16,12 @@ import {
 } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: TextIdFromPath })
+
+// A SKU as either GET shows it: a client may send back a list item or the record.
+const skuRecord = Schema.Union(Sku, SkuListItem)
 
 const skuFields = "`description` is required and not blank. Optional: `ean`, `sku_group`, " +
   "`preferred_putaway_location` (text; absent, null or empty is null), `expiry_days`, `qty_on_full_pallet`, " +
@@ -43,6 +47,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
   .add(
     HttpApiEndpoint.post("createSku", "/skus")
       .setPayload(NewSku)
+      .annotate(ReadOnlyFields, skuRecord)
       .annotate(
         OpenApi.Description,
         "Extension. Creates a SKU. `sku_id` (1 to 64 characters) is unique per site: an id in use on the site, " +
@@ -62,6 +67,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
     HttpApiEndpoint.put("updateSku", "/skus/:id")
       .setPath(IdPath)
       .setPayload(SkuUpdate)
+      .annotate(ReadOnlyFields, skuRecord)
       .annotate(
         OpenApi.Description,
         "An idempotent upsert for master-data sync: replaces every writable field of the SKU (an optional field " +
@@ -90,6 +96,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
   .add(
     HttpApiEndpoint.post("createSkuGroup", "/skugroups")
       .setPayload(NewSkuGroup)
+      .annotate(ReadOnlyFields, SkuGroup)
       .annotate(
         OpenApi.Description,
         "Creates a group; its `sku_group_id` is generated: a numeric string (\"1\", \"2\", …) counted per site. " +
@@ -107,6 +114,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
     HttpApiEndpoint.put("updateSkuGroup", "/skugroups/:id")
       .setPath(IdPath)
       .setPayload(SkuGroupUpdate)
+      .annotate(ReadOnlyFields, SkuGroup)
       .annotate(
         OpenApi.Description,
         "Sets the description. `sku_group_id`, when sent, must equal the path's id (400). The owner is fixed: a " +

@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListWindow, RecordIdFromPath, WaveDefinition, WaveDefinitionInput } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 
@@ -29,6 +30,7 @@ export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
   .add(
     HttpApiEndpoint.post("createWaveDefinition", "/wave-definitions")
       .setPayload(WaveDefinitionInput)
+      .annotate(ReadOnlyFields, WaveDefinition)
       .annotate(OpenApi.Description, `Creates a wave definition of the site: 204. ${body}`)
   )
   .add(
@@ -41,6 +43,7 @@ export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
     HttpApiEndpoint.put("updateWaveDefinition", "/wave-definitions/:id")
       .setPath(IdPath)
       .setPayload(WaveDefinitionInput)
+      .annotate(ReadOnlyFields, WaveDefinition)
       .annotate(
         OpenApi.Description,
         "Replaces every writable field with the body, which is the same as on create: an absent `value` becomes " +

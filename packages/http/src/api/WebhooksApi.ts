@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Delivery, ListWindow, RecordIdFromPath, Webhook, WebhookInput } from "@wms/core"
 import { Schema } from "effect"
 import { Authorization } from "./Security.js"
+import { ReadOnlyFields } from "./UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 
@@ -29,6 +30,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("createWebhook", "/webhooks")
       .setPayload(WebhookInput)
+      .annotate(ReadOnlyFields, Webhook)
       .annotate(
         OpenApi.Description,
         `Registers a webhook of the scope: 204. It receives the events committed from now on. ${fields}`
@@ -47,6 +49,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.put("updateWebhook", "/webhooks/:id")
       .setPath(IdPath)
       .setPayload(WebhookInput)
+      .annotate(ReadOnlyFields, Webhook)
       .annotate(
         OpenApi.Description,
         `Replaces every field as on create: 204. ${fields} Deliveries still pending go to the new url; while ` +

@@ -4,28 +4,41 @@
  */
 import { HttpServerRequest } from "@effect/platform"
 import { type Actor, Administration, Forbidden, Tenancy, type Unauthenticated } from "@wms/core"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { AdminAuthorization, Authorization, TokenAuthentication } from "../api/Security.js"
 import { missingToken, Tokens } from "../Tokens.js"
 
 const missingSite = new Forbidden({ message: "Missing header site" })
 
-const principalOf = (tokens: Tokens["Type"], token: Redacted.Redacted<string>) => {
-  const value = Redacted.value(token).trim()
-  return value === "" ? Effect.fail(missingToken) : tokens.verify(value)
+// RFC 6750's form: the scheme in any case, then whitespace, then the token.
+const bearerHeader = /^bearer[ \t]+(.*)$/i
+
+/**
+ * The token of an `Authorization: Bearer <token>` header, or `""` when the request carries none:
+ * no header, another scheme (`Basic …`), a token without a scheme, or a scheme without a token.
+ */
+const bearerTokenOf = (authorization: string | undefined): string => {
+  const match = authorization === undefined ? null : bearerHeader.exec(authorization)
+  return match === null ? "" : match[1].trim()
+}
+
+const principalOf = (tokens: Tokens["Type"], authorization: string | undefined) => {
+  const token = bearerTokenOf(authorization)
+  return token === "" ? Effect.fail(missingToken) : tokens.verify(token)
 }
 
 /**
- * The caller of a request from its headers: the bearer token (401), then the `site` header (403).
- * `token` is the `authorization` header's value after its first 7 characters (`Bearer `), as the
- * platform's bearer security cuts it. Shared with the node:http front of the hot routes (`HotRoutes`).
+ * The caller of a request from its headers: the bearer token of `authorization` (401), then the
+ * `site` header (403). The platform's bearer security hands over the header's value after its first
+ * 7 characters whatever they are, so the header is read here. Shared with the node:http front of
+ * the hot routes (`HotRoutes`).
  */
 export const actorOf = (tokens: Tokens["Type"], administration: Administration) =>
 (
-  token: Redacted.Redacted<string>,
+  authorization: string | undefined,
   siteHeader: string | undefined
 ): Effect.Effect<Actor, Unauthenticated | Forbidden> =>
-  Effect.flatMap(principalOf(tokens, token), (principal) => {
+  Effect.flatMap(principalOf(tokens, authorization), (principal) => {
     const site = siteHeader?.trim()
     if (site === undefined || site === "") return missingSite
     return administration.actorFor(principal, site)
@@ -36,8 +49,9 @@ export const AuthorizationLive = Layer.effect(
   Effect.gen(function*() {
     const actor = actorOf(yield* Tokens, yield* Administration)
     return Authorization.of({
-      bearer: (token) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => actor(token, request.headers["site"]))
+      bearer: () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          actor(request.headers.authorization, request.headers["site"]))
     })
   })
 )
@@ -53,5 +67,9 @@ export const AdminAuthorizationLive = Layer.effect(
 
 export const TokenAuthenticationLive = Layer.effect(
   TokenAuthentication,
-  Effect.map(Tokens, (tokens) => TokenAuthentication.of({ bearer: (token) => principalOf(tokens, token) }))
+  Effect.map(Tokens, (tokens) =>
+    TokenAuthentication.of({
+      bearer: () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, ({ headers }) => principalOf(tokens, headers.authorization))
+    }))
 )
