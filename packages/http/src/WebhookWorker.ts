@@ -30,7 +30,7 @@ import {
   webhookId,
   WebhookRepository
 } from "@wms/core"
-import { Clock, Context, Effect, FiberSet, Layer, Option, Queue, Ref } from "effect"
+import { Clock, Context, Effect, FiberSet, Layer, Option, Queue, Ref, type Scope } from "effect"
 import { createHmac } from "node:crypto"
 import { type LookupAddress, promises as dns } from "node:dns"
 import type { LookupFunction } from "node:net"
@@ -120,89 +120,112 @@ const describe = (failure: unknown): string => {
   return message.slice(0, 500)
 }
 
+/** What one worker's steps share: its ports, its settings, its HTTP client and its count of attempts in flight. */
+interface Worker {
+  readonly repository: Context.Tag.Service<WebhookRepository>
+  readonly subscriptions: EventSubscriptions
+  readonly policy: Context.Tag.Service<WebhookDeliveryPolicy>
+  readonly timeZone: string
+  readonly allowPrivate: boolean
+  readonly client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>
+  readonly inFlight: Ref.Ref<number>
+  readonly wake: Queue.Queue<void>
+}
+
+/** POSTs one delivery's body, signed; any failure to get an answer is an outcome, not an error. */
+const post = (
+  { allowPrivate, client, policy }: Worker,
+  delivery: ClaimedDelivery,
+  body: string,
+  timestampSeconds: number
+): Effect.Effect<Outcome> => {
+  // Node connects to an address in the URL without a lookup, so the host is checked here first
+  // (`localhost` and the metadata names too, whatever they resolve to).
+  const refusal = urlRefusal(delivery.url, allowPrivate)
+  if (refusal !== undefined) return Effect.succeed({ statusCode: null, error: `Refused: ${refusal}` })
+  const id = webhookId(delivery.event.id)
+  const headers: Record<string, string> = { "webhook-id": id, "webhook-timestamp": String(timestampSeconds) }
+  if (delivery.secret !== null) {
+    headers["x-webhook-secret"] = delivery.secret
+    headers["webhook-signature"] = signature(delivery.secret, id, timestampSeconds, body)
+  }
+  return client.execute(
+    HttpClientRequest.post(delivery.url).pipe(
+      HttpClientRequest.setHeaders(headers),
+      HttpClientRequest.bodyText(body, "application/json")
+    )
+  ).pipe(
+    Effect.map((response) => ({ statusCode: response.status, error: null })),
+    Effect.scoped,
+    Effect.timeoutFail({
+      duration: policy.timeoutMillis,
+      onTimeout: () => new Error(`No answer within ${policy.timeoutMillis} ms`)
+    }),
+    Effect.catchAll((error) => Effect.succeed({ statusCode: null, error: describe(error) }))
+  )
+}
+
+/** One attempt of a claimed delivery, its outcome written back; the worker is woken when it ends. */
+const attempt = (worker: Worker, delivery: ClaimedDelivery) =>
+  Effect.gen(function*() {
+    const { policy, repository } = worker
+    const body = JSON.stringify(eventPayload(delivery.event, worker.timeZone))
+    const outcome = yield* post(worker, delivery, body, Math.floor((yield* Clock.currentTimeMillis) / 1000))
+    const succeeded = outcome.statusCode !== null && isSuccessStatus(outcome.statusCode)
+    const result = afterAttempt(
+      policy,
+      { attempts: delivery.attempts, dueSince: Date.parse(delivery.createdAt) },
+      succeeded,
+      yield* Clock.currentTimeMillis
+    )
+    yield* repository.complete(delivery.id, delivery.lockedUntil, {
+      status: result.status,
+      lastStatusCode: outcome.statusCode,
+      lastError: succeeded ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`),
+      nextAttemptAt: result.nextAttemptAt === null ? null : iso(result.nextAttemptAt),
+      deliveredAt: result.deliveredAt === null ? null : iso(result.deliveredAt)
+    })
+  }).pipe(
+    // Stopping the server frees the delivery at once instead of leaving it to its lease.
+    Effect.onInterrupt(() => worker.repository.release(delivery.id, delivery.lockedUntil)),
+    Effect.catchAllCause((cause) => Effect.logWarning(`Webhook delivery ${delivery.id} failed to run`, cause)),
+    Effect.ensuring(Effect.zipRight(Ref.update(worker.inFlight, (n) => n - 1), worker.wake.offer(undefined))),
+    Effect.withSpan("WebhookWorker.attempt", { attributes: { delivery: delivery.id, event: delivery.event.id } })
+  )
+
+/** Hands the in-process subscribers the events after `after` up to `upTo`, in order. */
+const feed = ({ repository, subscriptions, timeZone }: Worker, after: number, upTo: number) =>
+  Effect.gen(function*() {
+    let cursor = after
+    while (cursor < upTo) {
+      const events = yield* repository.eventsBetween(cursor, upTo, 500)
+      if (events.length === 0) return
+      for (const event of events) yield* subscriptions.notify(eventPayload(event, timeZone))
+      cursor = events[events.length - 1].id
+    }
+  })
+
 const run = Effect.gen(function*() {
-  const repository = yield* WebhookRepository
   const { atomically } = yield* Transactor
-  const subscriptions = yield* EventSubscriptions
-  const policy = yield* WebhookDeliveryPolicy
   const options = yield* WebhookWorkerOptions
-  const timeZone = yield* TimeZone
   const allowPrivate = yield* AllowPrivateWebhookTargets
   const agent = yield* NodeHttpClient.makeAgent({ lookup: checkedLookup(yield* WebhookResolver, allowPrivate) })
-  // Scoped: the answer is never read, and closing the scope ends the request at once.
-  const client = HttpClient.withScope(
-    yield* Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
-  )
-  const attempts = yield* FiberSet.make()
-  const inFlight = yield* Ref.make(0)
-  const wake = yield* Queue.sliding<void>(1)
-
-  const post = (delivery: ClaimedDelivery, body: string, timestampSeconds: number): Effect.Effect<Outcome> => {
-    // Node connects to an address in the URL without a lookup, so the host is checked here first
-    // (`localhost` and the metadata names too, whatever they resolve to).
-    const refusal = urlRefusal(delivery.url, allowPrivate)
-    if (refusal !== undefined) return Effect.succeed({ statusCode: null, error: `Refused: ${refusal}` })
-    const id = webhookId(delivery.event.id)
-    const headers: Record<string, string> = { "webhook-id": id, "webhook-timestamp": String(timestampSeconds) }
-    if (delivery.secret !== null) {
-      headers["x-webhook-secret"] = delivery.secret
-      headers["webhook-signature"] = signature(delivery.secret, id, timestampSeconds, body)
-    }
-    return client.execute(
-      HttpClientRequest.post(delivery.url).pipe(
-        HttpClientRequest.setHeaders(headers),
-        HttpClientRequest.bodyText(body, "application/json")
-      )
-    ).pipe(
-      Effect.map((response) => ({ statusCode: response.status, error: null })),
-      Effect.scoped,
-      Effect.timeoutFail({
-        duration: policy.timeoutMillis,
-        onTimeout: () => new Error(`No answer within ${policy.timeoutMillis} ms`)
-      }),
-      Effect.catchAll((error) => Effect.succeed({ statusCode: null, error: describe(error) }))
-    )
+  const worker: Worker = {
+    repository: yield* WebhookRepository,
+    subscriptions: yield* EventSubscriptions,
+    policy: yield* WebhookDeliveryPolicy,
+    timeZone: yield* TimeZone,
+    allowPrivate,
+    // Scoped: the answer is never read, and closing the scope ends the request at once.
+    client: HttpClient.withScope(yield* Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)),
+    inFlight: yield* Ref.make(0),
+    wake: yield* Queue.sliding<void>(1)
   }
-
-  const attempt = (delivery: ClaimedDelivery) =>
-    Effect.gen(function*() {
-      const body = JSON.stringify(eventPayload(delivery.event, timeZone))
-      const outcome = yield* post(delivery, body, Math.floor((yield* Clock.currentTimeMillis) / 1000))
-      const succeeded = outcome.statusCode !== null && isSuccessStatus(outcome.statusCode)
-      const result = afterAttempt(
-        policy,
-        { attempts: delivery.attempts, dueSince: Date.parse(delivery.createdAt) },
-        succeeded,
-        yield* Clock.currentTimeMillis
-      )
-      yield* repository.complete(delivery.id, delivery.lockedUntil, {
-        status: result.status,
-        lastStatusCode: outcome.statusCode,
-        lastError: succeeded ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`),
-        nextAttemptAt: result.nextAttemptAt === null ? null : iso(result.nextAttemptAt),
-        deliveredAt: result.deliveredAt === null ? null : iso(result.deliveredAt)
-      })
-    }).pipe(
-      // Stopping the server frees the delivery at once instead of leaving it to its lease.
-      Effect.onInterrupt(() => repository.release(delivery.id, delivery.lockedUntil)),
-      Effect.catchAllCause((cause) => Effect.logWarning(`Webhook delivery ${delivery.id} failed to run`, cause)),
-      Effect.ensuring(Effect.zipRight(Ref.update(inFlight, (n) => n - 1), wake.offer(undefined))),
-      Effect.withSpan("WebhookWorker.attempt", { attributes: { delivery: delivery.id, event: delivery.event.id } })
-    )
+  const { policy, repository, subscriptions } = worker
+  const attempts = yield* FiberSet.make()
 
   // Events up to `fanned` have their deliveries.
   let fanned = 0
-
-  const feed = (after: number, upTo: number) =>
-    Effect.gen(function*() {
-      let cursor = after
-      while (cursor < upTo) {
-        const events = yield* repository.eventsBetween(cursor, upTo, 500)
-        if (events.length === 0) return
-        for (const event of events) yield* subscriptions.notify(eventPayload(event, timeZone))
-        cursor = events[events.length - 1].id
-      }
-    })
 
   const step = Effect.gen(function*() {
     const upTo = yield* repository.settledEventId(fanned)
@@ -211,19 +234,19 @@ const run = Effect.gen(function*() {
       fanned = upTo
     }
     const fed = yield* subscriptions.cursor
-    if (Option.isSome(fed) && upTo > fed.value) yield* feed(fed.value, upTo)
-    const free = options.concurrency - (yield* Ref.get(inFlight))
+    if (Option.isSome(fed) && upTo > fed.value) yield* feed(worker, fed.value, upTo)
+    const free = options.concurrency - (yield* Ref.get(worker.inFlight))
     if (free <= 0) return
     const now = yield* Clock.currentTimeMillis
     const lease = iso(now + policy.timeoutMillis + options.leaseMarginMillis)
     for (const delivery of yield* repository.claim(iso(now), lease, free)) {
-      yield* Ref.update(inFlight, (n) => n + 1)
-      yield* FiberSet.run(attempts, attempt(delivery))
+      yield* Ref.update(worker.inFlight, (n) => n + 1)
+      yield* FiberSet.run(attempts, attempt(worker, delivery))
     }
   }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("The webhook worker's round failed", cause)))
 
   return yield* step.pipe(
-    Effect.zipRight(Effect.raceFirst(wake.take, Effect.sleep(options.pollIntervalMillis))),
+    Effect.zipRight(Effect.raceFirst(worker.wake.take, Effect.sleep(options.pollIntervalMillis))),
     Effect.forever
   )
 })
