@@ -1,8 +1,9 @@
 /**
  * The engine for applications that do not use Effect: every operation of the API as a method that
- * returns a Promise. A failure rejects with the core's tagged error itself (`NotFound`,
- * `Conflict`, `InvalidInput`, `Forbidden`, `Unauthenticated`), so `instanceof` and `_tag` work
- * and `message` is the text the REST API would answer.
+ * returns a Promise. A failure rejects with the core's tagged error itself, with its data
+ * (`OrderNotFound { orderId }`, `WaveStarted { waveId }`, …, or `InvalidInput`, `Forbidden`,
+ * `Unauthenticated`), so `instanceof` and `_tag` work, `category` names its status family
+ * (`isNotFound(error)`), and `message` is the text the REST API would answer.
  *
  * ```ts
  * const wms = await createWarehouse({ database: "sqlite:./wms.db" })
@@ -189,7 +190,7 @@ const usersOf = (b: Binding) => ({
 })
 
 const partnersOf = (b: Binding, kind: "customers" | "suppliers") => {
-  const use = <A, E>(f: (partners: Partners["customers"]) => Effect.Effect<A, E, WarehouseServices>) =>
+  const use = <A>(f: (partners: Partners[typeof kind]) => Effect.Effect<A, unknown, WarehouseServices>) =>
     Effect.flatMap(Partners, (_) => f(_[kind]))
   return {
     list: (window?: ListWindow) => call(b, (actor) => use((_) => _.list(actor, window))),
@@ -323,7 +324,7 @@ const wavesOf = (b: Binding) => ({
   start: (waveId: number) => call(b, (actor) => Effect.flatMap(Waves, (_) => _.start(actor, waveId))),
   list: () => call(b, (actor) => Effect.flatMap(Waves, (_) => _.list(actor))),
   get: (waveId: number) => call(b, (actor) => Effect.flatMap(Waves, (_) => _.get(actor, waveId))),
-  /** Releases the wave's allocation and removes it; once picking has started, a `Conflict`. */
+  /** Releases the wave's allocation and removes it; once picking has started, a `WavePickingStarted`. */
   remove: (waveId: number) => call(b, (actor) => Effect.flatMap(Waves, (_) => _.remove(actor, waveId))),
   orders: (waveId: number) => call(b, (actor) => Effect.flatMap(Waves, (_) => _.orders(actor, waveId))),
   claimsets: (waveId: number) => call(b, (actor) => Effect.flatMap(Waves, (_) => _.claimsets(actor, waveId))),

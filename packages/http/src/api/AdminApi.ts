@@ -2,8 +2,22 @@
  * Administration of sites, clients and users (extension, admin only).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListWindow, NewClient, NewSite, NewUser, TextIdFromPath, UserChanges } from "@wms/core"
+import {
+  ClientExists,
+  LastActiveAdmin,
+  ListWindow,
+  NewClient,
+  NewSite,
+  NewUser,
+  NotFulfillmentSite,
+  SiteExists,
+  TextIdFromPath,
+  UserChanges,
+  UserExists,
+  UserNotFound
+} from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { AdminAuthorization } from "./Security.js"
 
 export const SiteRecord = Schema.Struct({
@@ -35,6 +49,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createSite", "/sites")
       .setPayload(NewSite)
+      .addError(onTheWire(SiteExists))
       .annotate(OpenApi.Description, "Creates a site. A site id taken by a site or a client: 409.")
   )
   .add(
@@ -46,6 +61,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createClient", "/clients")
       .setPayload(NewClient)
+      .addError(onTheWire(NotFulfillmentSite))
+      .addError(onTheWire(ClientExists))
       .annotate(
         OpenApi.Description,
         "Adds a client to the fulfillment site in the `site` header. Client ids are unique across the installation: 409."
@@ -60,12 +77,16 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createUser", "/users")
       .setPayload(NewUser)
+      .addError(onTheWire(UserExists))
       .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
   )
   .add(
     HttpApiEndpoint.put("updateUser", "/users/:userId")
       .setPath(UserPath)
       .setPayload(UserChanges)
+      .addError(onTheWire(UserNotFound))
+      .addError(onTheWire(UserExists))
+      .addError(onTheWire(LastActiveAdmin))
       .annotate(
         OpenApi.Description,
         "Changes the fields present (`email`, `password`, `name`, `admin`, `site`, `client`, `active`; `client: null` " +
@@ -77,6 +98,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.del("deleteUser", "/users/:userId")
       .setPath(UserPath)
+      .addError(onTheWire(UserNotFound))
+      .addError(onTheWire(LastActiveAdmin))
       .annotate(
         OpenApi.Description,
         "Deletes the user and ends its tokens. Unknown user: 404; the last active admin: 409."
