@@ -13,8 +13,7 @@ import {
   Unauthenticated,
   type WarehouseError
 } from "@wms/core"
-import { ParseResult, Schema } from "effect"
-import type { ParseOptions } from "effect/SchemaAST"
+import { ParseResult, Schema, type SchemaAST } from "effect"
 
 const Message = Schema.Struct({ message: Schema.String })
 
@@ -27,17 +26,14 @@ export const statusOf: Readonly<Record<ErrorCategory, number>> = {
   Conflict: 409
 }
 
-/** What a template is read from: the fields of an error class, and instances that build their message from them. */
-interface Fielded {
-  readonly fields: Schema.Struct.Fields
-  new(props: any, disableValidation?: boolean): WarehouseError
-}
-
-/** A class of the core's errors: a schema with fields, whose instances build their message from them. */
-export type ErrorClass<E extends WarehouseError> = Schema.Schema<E, any> & {
+/** A class of the core's errors: its fields, and instances that build their message from them. */
+interface Fielded<E extends WarehouseError = WarehouseError> {
   readonly fields: Schema.Struct.Fields
   new(props: any, disableValidation?: boolean): E
 }
+
+/** A class of the core's errors as a schema: what an endpoint declares with `onTheWire`. */
+export type ErrorClass<E extends WarehouseError> = Schema.Schema<E, any> & Fielded<E>
 
 const marker = "\u0000"
 
@@ -74,7 +70,7 @@ const parserOf = (error: Fielded, parts: ReadonlyArray<string>) => {
     string
   >
   const parse = ParseResult.decodeUnknown(parser)
-  return (text: string, options?: ParseOptions) =>
+  return (text: string, options?: SchemaAST.ParseOptions) =>
     ParseResult.map(parse(text, options), (decoded) =>
       Object.fromEntries(positions.map(([position, name]) => [name, decoded[position]])))
 }
