@@ -1,6 +1,7 @@
 import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
+import { OrderNotFound } from "@wms/core"
 import { Server } from "@wms/http"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -25,7 +26,9 @@ describe("the typed client", () => {
         )
         assert.strictEqual(order.order_status_description, "Released")
         assert.deepStrictEqual(order.lines.map((line) => [line.sku_id, line.qty]), [["PEAR", 2]])
-        assert.strictEqual(missing, "Order with OrderID SO-MISSING not found")
+        assert.instanceOf(missing, OrderNotFound)
+        assert.strictEqual(missing?.orderId, "SO-MISSING")
+        assert.strictEqual(missing?.message, "Order with OrderID SO-MISSING not found")
       }))
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The typed client against a running server: log in, write master data and an order, read it
- * back, and see an error come back as the engine's own error class. With the bundled server
- * running (`npm start`), run: `WMS_PASSWORD=<the admin password> node examples/dist/client/client.js`.
+ * back, and see an error come back as the engine's own error class, with its data. With the
+ * bundled server running (`npm start`), run:
+ * `WMS_PASSWORD=<the admin password> node examples/dist/client/client.js`.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { NewOrder, SkuUpdate } from "@wms/core"
@@ -21,12 +22,12 @@ export const program = (options: { readonly baseUrl: string; readonly email: str
     yield* wms.orders.createOrder({ payload })
     const order = yield* wms.orders.getOrder({ path: { id: orderId } })
     yield* Console.log(`${order.order_id}: ${order.order_status_description}, ${order.lines.length} line(s)`)
-    // A 404 arrives as `NotFound` of @wms/core, with the server's message.
+    // A 404 arrives as `OrderNotFound` of @wms/core: the server's message, and the order id read back from it.
     const missing = yield* wms.orders.getOrder({ path: { id: "SO-MISSING" } }).pipe(
-      Effect.as("found?"),
-      Effect.catchTag("NotFound", (error) => Effect.succeed(error.message))
+      Effect.as(undefined),
+      Effect.catchTag("OrderNotFound", Effect.succeed)
     )
-    yield* Console.log(missing)
+    yield* Console.log(missing === undefined ? "found?" : `${missing.orderId}: ${missing.message}`)
     return { order, missing }
   })
 

@@ -3,7 +3,7 @@
  * stock, takes an order, runs a wave, picks and ships it, and hears the `order_shipped` event.
  * Run: `node examples/dist/facade/facade.js` after `npm run build`.
  */
-import { Conflict, NotFound } from "@wms/core"
+import { OrderExists, OrderNotFound } from "@wms/core"
 import { createWarehouse } from "@wms/http"
 import { pathToFileURL } from "node:url"
 
@@ -17,9 +17,9 @@ export const main = async (database = "sqlite::memory:") => {
     await wms.preadvices.receive("PA-1")
     await wms.orders.create({ order_id: "SO-1", lines: [{ sku_id: "APPLE", qty: 4 }] })
 
-    // Failures reject with the engine's own error classes.
+    // Failures reject with the engine's own error classes, each with its data.
     const duplicate = await wms.orders.create({ order_id: "SO-1" }).catch((error: unknown) => error)
-    console.log(duplicate instanceof Conflict ? `refused: ${duplicate.message}` : "accepted twice?")
+    console.log(duplicate instanceof OrderExists ? `refused: ${duplicate.message}` : "accepted twice?")
 
     // Events arrive after commit, from the webhook worker the facade runs.
     let resolveShipped: (orderId: unknown) => void = () => {}
@@ -40,7 +40,7 @@ export const main = async (database = "sqlite::memory:") => {
     console.log(`${order.order_id}: ${order.order_status_description}, shipped ${order.lines[0]?.qty_shipped}`)
 
     const missing = await wms.orders.get("SO-404").catch((error: unknown) => error)
-    console.log(missing instanceof NotFound ? `${missing._tag}: ${missing.message}` : "found?")
+    console.log(missing instanceof OrderNotFound ? `${missing._tag} ${missing.orderId}: ${missing.message}` : "found?")
     return { order, shipped: await shipped, stock: await wms.inventory.overview() }
   } finally {
     await wms.close()

@@ -136,17 +136,17 @@ describe("Inventory", () => {
       }
       const refused = ["InventoryRepository.lockContent", "Transactor.rollback"]
       assert.deepStrictEqual(yield* attempt(content({ qty: 2 }), -3), [
-        "Conflict",
+        "StockShort",
         "Content 7 cannot go from 2 to -1: 0 of it is allocated or tasked, 2 is available",
         refused
       ])
       assert.deepStrictEqual(yield* attempt(content({ qty: 10, qty_allocated: 4, qty_tasked_from: 2 }), -5), [
-        "Conflict",
+        "StockShort",
         "Content 7 cannot go from 10 to 5: 6 of it is allocated or tasked, 4 is available",
         refused
       ])
       assert.deepStrictEqual(yield* attempt(content({ qty: 2147483640 }), 8), [
-        "Conflict",
+        "ContentFull",
         "Inventory content with contentId 7 cannot hold more than 2147483647",
         refused
       ])
@@ -233,7 +233,7 @@ describe("Inventory", () => {
           withInventory(new CallLog(), store(), (inventory) => inventory.adjust(actor, request({ qty: 1, ...fields })))
         )
       assert.deepStrictEqual(yield* adjust(siteActor, { content_id: 9 }), [
-        "NotFound",
+        "ContentNotFound",
         "Inventory content with contentId 9 not found"
       ])
       assert.deepStrictEqual(yield* adjust(siteActor, {}), [

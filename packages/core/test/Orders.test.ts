@@ -166,7 +166,7 @@ describe("Orders", () => {
       const lines = [{ sku_id: "A", qty: 1 }]
       assert.deepStrictEqual(
         yield* failure(withOrders(log, repository, (orders) => orders.create(siteActor, newOrder({ lines })))),
-        ["Conflict", "Order with OrderID SO-1 already exists"]
+        ["OrderExists", "Order with OrderID SO-1 already exists"]
       )
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
@@ -193,11 +193,11 @@ describe("Orders", () => {
       const twice = [{ sku_id: "A", qty: 1, line: 4 }, { sku_id: "B", qty: 1, line: 4 }]
       assert.deepStrictEqual(
         yield* attempt((orders) => orders.create(siteActor, newOrder({ order_id: "SO-2", lines: twice }))),
-        ["Conflict", "Line 4 of order SO-2 already exists", false]
+        ["OrderLineExists", "Line 4 of order SO-2 already exists", false]
       )
       assert.deepStrictEqual(
         yield* attempt((orders) => orders.addLines(siteActor, "SO-1", { sku_id: "B", qty: 1, line: 2 })),
-        ["Conflict", "Line 2 of order SO-1 already exists", false]
+        ["OrderLineExists", "Line 2 of order SO-1 already exists", false]
       )
       assert.deepStrictEqual(
         yield* attempt((orders) =>
@@ -207,7 +207,7 @@ describe("Orders", () => {
             line: 7
           }])
         ),
-        ["Conflict", "Line 7 of order SO-1 already exists", false]
+        ["OrderLineExists", "Line 7 of order SO-1 already exists", false]
       )
     }))
 
@@ -222,7 +222,7 @@ describe("Orders", () => {
         yield* failure(
           withOrders(log, repository, (orders) => orders.addLines(siteActor, "SO-1", { sku_id: "A", qty: 1 }))
         ),
-        ["Conflict", "Line 3 of order SO-1 already exists"]
+        ["OrderLineExists", "Line 3 of order SO-1 already exists"]
       )
       assert.strictEqual(log.methods.at(-1), "Transactor.rollback")
     })
@@ -267,14 +267,14 @@ describe("Orders", () => {
         yield* failure(
           withOrders(new CallLog(), repository, (orders) => orders.addLines(siteActor, "SO-1", { sku_id: "A", qty: 1 }))
         ),
-        ["Conflict", "Order with OrderID SO-1 has no line number left"]
+        ["OrderLineNumbersExhausted", "Order with OrderID SO-1 has no line number left"]
       )
     }))
 
   it.effect("lines of an order that is not Released cannot be added, changed or deleted: 409, nothing written", () =>
     Effect.gen(function*() {
       const conflict = [
-        "Conflict",
+        "OrderNotReleased",
         "Order with OrderID SO-1 is In Progress: its lines can change only while it is Released"
       ]
       const writes: ReadonlyArray<(orders: Orders) => Effect.Effect<void, { _tag: string; message: string }>> = [
@@ -291,7 +291,7 @@ describe("Orders", () => {
 
   it.effect("a missing line is a 404 before the order's status is looked at", () =>
     Effect.gen(function*() {
-      const notFound = ["NotFound", "Line 3 of order SO-1 not found"]
+      const notFound = ["OrderLineNotFound", "Line 3 of order SO-1 not found"]
       const log = new CallLog()
       assert.deepStrictEqual(
         yield* failure(
@@ -323,7 +323,7 @@ describe("Orders", () => {
         "Invalid field 1.sku_id: sku NOPE does not exist"
       ])
       assert.deepStrictEqual(yield* addLines({ sku_id: "A", qty: 1 }), [
-        "NotFound",
+        "OrderNotFound",
         "Order with OrderID NONE not found"
       ])
     }))
@@ -365,7 +365,7 @@ describe("Orders", () => {
         "InvalidInput",
         "Invalid field carrier_id: carrier 5 does not exist"
       ])
-      const notFound = (orderId: string) => ["NotFound", `Order with OrderID ${orderId} not found`]
+      const notFound = (orderId: string) => ["OrderNotFound", `Order with OrderID ${orderId} not found`]
       assert.deepStrictEqual(yield* update("NONE", { ship_dock: "D" }), notFound("NONE"))
       assert.deepStrictEqual(yield* update("SO-1", { ship_dock: "D" }), notFound("SO-1"))
     }))
@@ -413,7 +413,7 @@ describe("Orders", () => {
         const log = new CallLog()
         assert.deepStrictEqual(
           yield* failure(withOrders(log, oneOrder(status), (orders) => orders.remove(siteActor, "SO-1"))),
-          ["Conflict", `Order with OrderID SO-1 is ${description}: it can be deleted only until picking starts`]
+          ["OrderNotDeletable", `Order with OrderID SO-1 is ${description}: it can be deleted only until picking starts`]
         )
         assert.deepStrictEqual(log.methods.slice(-2), ["OrderRepository.lock", "Transactor.rollback"])
       }
@@ -424,11 +424,11 @@ describe("Orders", () => {
       const gone = oneOrder(14, { lock: () => Effect.succeed(Option.none()) })
       assert.deepStrictEqual(
         yield* failure(withOrders(new CallLog(), gone, (orders) => orders.remove(siteActor, "NONE"))),
-        ["NotFound", "Order with OrderID NONE not found"]
+        ["OrderNotFound", "Order with OrderID NONE not found"]
       )
       assert.deepStrictEqual(
         yield* failure(withOrders(new CallLog(), gone, (orders) => orders.remove(siteActor, "SO-1"))),
-        ["NotFound", "Order with OrderID SO-1 not found"]
+        ["OrderNotFound", "Order with OrderID SO-1 not found"]
       )
     }))
 

@@ -237,7 +237,7 @@ describe("Picking", () => {
 
   it.effect("a task that is missing, out of scope or closed meanwhile is a 404, and nothing moves", () =>
     Effect.gen(function*() {
-      const notFound = (id: number) => ["NotFound", `Task with id ${id} not found`]
+      const notFound = (id: number) => ["TaskNotFound", `Task with id ${id} not found`]
       const missing = new CallLog()
       assert.deepStrictEqual(
         yield* failure(confirm(missing, someLeft, null, 99)),
@@ -339,19 +339,19 @@ describe("Picking", () => {
       }
       const picked = [task({ status: "picked" })]
       assert.deepStrictEqual(yield* attempt(19, 1, []), [
-        "Conflict",
+        "OrderShipped",
         "Order with OrderID SO-7 is already shipped",
         false,
         "Transactor.rollback"
       ])
       assert.deepStrictEqual(yield* attempt(17, 1, picked), [
-        "Conflict",
+        "OrderTasksOpen",
         "Order with OrderID SO-7 still has open tasks",
         false,
         "Transactor.rollback"
       ])
       assert.deepStrictEqual(yield* attempt(14, 0, []), [
-        "Conflict",
+        "OrderNothingPicked",
         "Order with OrderID SO-7 has nothing picked",
         false,
         "Transactor.rollback"
@@ -366,7 +366,7 @@ describe("Picking", () => {
           { orders: { find: () => Effect.succeed(Option.none()) } },
           (picking) => picking.ship(siteActor, "NONE")
         )),
-        ["NotFound", "Order with OrderID NONE not found"]
+        ["OrderNotFound", "Order with OrderID NONE not found"]
       )
       assert.deepStrictEqual(
         yield* failure(withPicking(
@@ -379,7 +379,7 @@ describe("Picking", () => {
           },
           (picking) => picking.ship(siteActor, "SO-7")
         )),
-        ["NotFound", "Order with OrderID SO-7 not found"]
+        ["OrderNotFound", "Order with OrderID SO-7 not found"]
       )
     }))
 })

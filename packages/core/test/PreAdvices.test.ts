@@ -129,7 +129,7 @@ describe("PreAdvices", () => {
         yield* failure(
           withPreAdvices(log, taken, (p) => p.create(siteActor, newPreAdvice({ lines: [{ sku_id: "A", qty: 1 }] })))
         ),
-        ["Conflict", "PreAdvice with PreAdviceID PA-2 already exists"]
+        ["PreAdviceExists", "PreAdvice with PreAdviceID PA-2 already exists"]
       )
       assert.deepStrictEqual(writes(log), ["PreAdviceRepository.insert"])
       assert.strictEqual(log.methods.at(-1), "Transactor.rollback")
@@ -199,7 +199,7 @@ describe("PreAdvices", () => {
       ]
       for (const [change, message] of cases) {
         const log = new CallLog()
-        assert.deepStrictEqual(yield* failure(withPreAdvices(log, site(2), change)), ["Conflict", message])
+        assert.deepStrictEqual(yield* failure(withPreAdvices(log, site(2), change)), ["PreAdviceNotOpen", message])
         assert.deepStrictEqual(writes(log), [])
         assert.strictEqual(log.methods.at(-1), "Transactor.rollback")
       }
@@ -207,7 +207,7 @@ describe("PreAdvices", () => {
 
   it.effect("a missing line is a 404 before the pre-advice's status is looked at", () =>
     Effect.gen(function*() {
-      const notFound = ["NotFound", "Line 7 of pre-advice PA-1 not found"]
+      const notFound = ["PreAdviceLineNotFound", "Line 7 of pre-advice PA-1 not found"]
       assert.deepStrictEqual(
         yield* failure(withPreAdvices(new CallLog(), site(2), (p) => p.removeLine(siteActor, "PA-1", 7))),
         notFound
@@ -220,7 +220,7 @@ describe("PreAdvices", () => {
 
   it.effect("a pre-advice is read again once locked: gone, replaced or out of scope meanwhile, it is a 404", () =>
     Effect.gen(function*() {
-      const notFound = ["NotFound", "PreAdvice with PreAdviceID PA-1 not found"]
+      const notFound = ["PreAdviceNotFound", "PreAdvice with PreAdviceID PA-1 not found"]
       const readTwice = (second: Option.Option<StoredPreAdvice>, locked = true) => {
         let reads = 0
         return site(1, {
@@ -245,7 +245,7 @@ describe("PreAdvices", () => {
       assert.deepStrictEqual(
         yield* failure(withPreAdvices(log, site(), (p) =>
           p.addLines(siteActor, "PA-1", [{ sku_id: "A", qty: 1, line: 4 }, { sku_id: "B", qty: 1, line: 4 }]))),
-        ["Conflict", "Line 4 of pre-advice PA-1 already exists"]
+        ["PreAdviceLineExists", "Line 4 of pre-advice PA-1 already exists"]
       )
       assert.deepStrictEqual(writes(log), [])
 
@@ -253,7 +253,7 @@ describe("PreAdvices", () => {
       assert.deepStrictEqual(
         yield* failure(withPreAdvices(new CallLog(), raced, (p) =>
           p.addLines(siteActor, "PA-1", [{ sku_id: "A", qty: 1 }, { sku_id: "B", qty: 1 }]))),
-        ["Conflict", "Line 3 of pre-advice PA-1 already exists"]
+        ["PreAdviceLineExists", "Line 3 of pre-advice PA-1 already exists"]
       )
 
       const full = site(1, { maxLine: () => Effect.succeed(2147483647) })
@@ -261,7 +261,7 @@ describe("PreAdvices", () => {
         yield* failure(
           withPreAdvices(new CallLog(), full, (p) => p.addLines(siteActor, "PA-1", { sku_id: "A", qty: 1 }))
         ),
-        ["Conflict", "PreAdvice with PreAdviceID PA-1 has no line number left"]
+        ["PreAdviceLineNumbersExhausted", "PreAdvice with PreAdviceID PA-1 has no line number left"]
       )
     }))
 

@@ -239,13 +239,13 @@ describe("Receiving", () => {
         yield* failure(
           withReceiving(new CallLog(), Option.some(received), (r) => r.receive(siteActor, "PA-1", { lines: null }))
         ),
-        ["Conflict", "PreAdvice with PreAdviceID PA-1 has nothing left to receive"]
+        ["PreAdviceNothingToReceive", "PreAdvice with PreAdviceID PA-1 has nothing left to receive"]
       )
       assert.deepStrictEqual(
         yield* failure(
           withReceiving(new CallLog(), Option.none(), (r) => r.receive(siteActor, "NOPE", { lines: null }))
         ),
-        ["NotFound", "PreAdvice with PreAdviceID NOPE not found"]
+        ["PreAdviceNotFound", "PreAdvice with PreAdviceID NOPE not found"]
       )
     }))
 })

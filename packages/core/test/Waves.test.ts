@@ -363,13 +363,13 @@ describe("Waves", () => {
         const started = startable({ lock: () => Effect.succeed(Option.some(wave({ status_id }))) })
         assert.deepStrictEqual(
           yield* failure(withWaves(log, started, (waves) => waves.start(siteActor, 5))),
-          ["Conflict", "Wave met id 5 is al gestart"]
+          ["WaveStarted", "Wave met id 5 is al gestart"]
         )
         assert.deepStrictEqual(log.methods, ["Transactor.begin", "WaveRepository.lock", "Transactor.rollback"])
       }
       assert.deepStrictEqual(
         yield* failure(withWaves(new CallLog(), startable(), (waves) => waves.start(siteActor, 9))),
-        ["NotFound", "Wave met id 9 niet gevonden"]
+        ["WaveNotFound", "Wave met id 9 niet gevonden"]
       )
     }))
 
@@ -435,7 +435,7 @@ describe("Waves", () => {
         })
         assert.deepStrictEqual(
           yield* failure(withWaves(log, repository, (waves) => waves.remove(siteActor, 5))),
-          ["Conflict", "Wave met id 5 kan niet worden verwijderd: het picken is begonnen"]
+          ["WavePickingStarted", "Wave met id 5 kan niet worden verwijderd: het picken is begonnen"]
         )
         assert.deepStrictEqual(log.methods.slice(-2), ["WaveRepository.lockClaims", "Transactor.rollback"])
       }
@@ -475,7 +475,7 @@ describe("Waves", () => {
       })
       assert.deepStrictEqual(
         yield* failure(withWaves(picked, started, (waves) => waves.releaseOrder("SO-7", 7))),
-        ["Conflict", "Order with OrderID SO-7 cannot be deleted: picking has started"]
+        ["OrderPickingStarted", "Order with OrderID SO-7 cannot be deleted: picking has started"]
       )
       assert.deepStrictEqual(picked.methods, ["WaveRepository.lockClaims"])
     }))

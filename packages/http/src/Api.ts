@@ -6,15 +6,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "./api/AdminApi.js"
 import { AuthApi } from "./api/AuthApi.js"
 import { CarriersApi } from "./api/CarriersApi.js"
-import {
-  BadRequest,
-  ConflictError,
-  ForbiddenError,
-  InternalError,
-  NotFoundError,
-  PayloadTooLargeError,
-  Unauthorized
-} from "./api/Errors.js"
+import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
 import { InventoryApi } from "./api/InventoryApi.js"
 import { ReceivingApi } from "./api/ReceivingApi.js"
 import { OrdersApi } from "./api/OrdersApi.js"
@@ -47,10 +39,6 @@ export class WarehouseApi extends HttpApi.make("warehouse")
   .add(PickingApi)
   .add(WebhooksApi)
   .addError(BadRequest)
-  .addError(Unauthorized)
-  .addError(ForbiddenError)
-  .addError(NotFoundError)
-  .addError(ConflictError)
   .addError(PayloadTooLargeError)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Warehouse Management Service API")

@@ -1,9 +1,10 @@
 /**
  * A typed client of the warehouse REST API, derived from the same declaration the server serves
  * (`@wms/http/client`; it loads no server, store or Node code). Every endpoint is a method of its
- * group, with typed payloads and results; an error response `{message}` comes back as the core's
- * tagged error of its status (`InvalidInput` 400, `Unauthenticated` 401, `Forbidden` 403,
- * `NotFound` 404, `Conflict` 409).
+ * group, with typed payloads and results. An error response `{message}` comes back as the core's
+ * tagged error that the endpoint declares for its status and text, with its data read back from the
+ * text (`OrderNotFound { orderId }` for `GET /orders/:id`'s 404, `WaveStarted { waveId }`, …), or
+ * as `InvalidInput` (400), `Unauthenticated` (401) or `Forbidden` (403).
  *
  * ```ts
  * const program = Effect.gen(function*() {

@@ -11,18 +11,10 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
+import { isWarehouseError } from "@wms/core"
 import { Cause, Effect, Option } from "effect"
-import { TooManyLogins, Unavailable } from "./api/Errors.js"
+import { PayloadTooLarge, statusOf, TooManyLogins, Unavailable } from "./api/Errors.js"
 import { invalidJson, isRefusedBody } from "./JsonBody.js"
-
-const statusOf: Record<string, number> = {
-  InvalidInput: 400,
-  Unauthenticated: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  Conflict: 409,
-  PayloadTooLarge: 413
-}
 
 type Issue = HttpApiError.HttpApiDecodeError["issues"][number]
 
@@ -77,9 +69,9 @@ export const answerTo = (
   if (error instanceof HttpServerError.RouteNotFound) {
     return message(404, `Route ${method} ${url.split("?")[0]} not found`)
   }
-  if (Option.isSome(failure) && typeof error === "object" && error !== null && "_tag" in error) {
-    const status = statusOf[String(error._tag)]
-    if (status !== undefined && "message" in error) return message(status, String(error.message))
+  if (Option.isSome(failure)) {
+    if (isWarehouseError(error)) return message(statusOf[error.category], error.message)
+    if (error instanceof PayloadTooLarge) return message(413, error.message)
   }
   return Cause.isInterruptedOnly(cause) ? "interrupted" : "unexpected"
 }

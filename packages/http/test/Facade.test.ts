@@ -1,5 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated } from "@wms/core"
+import {
+  Forbidden,
+  InvalidInput,
+  isConflict,
+  isNotFound,
+  OrderExists,
+  OrderNotFound,
+  Unauthenticated,
+  WaveNotFound
+} from "@wms/core"
 import { createWarehouse } from "@wms/http"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
@@ -20,13 +29,25 @@ for (const [label, database] of databases) {
         yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
         yield* Effect.promise(async () => {
           await wms.orders.create({ order_id: "SO-1" })
+          // Each failure is its feature's error with its data; its category says the status family.
           const duplicate = await rejection(wms.orders.create({ order_id: "SO-1" }))
-          assert.instanceOf(duplicate, Conflict)
-          assert.strictEqual((duplicate as Conflict)._tag, "Conflict")
-          assert.strictEqual((duplicate as Conflict).message, "Order with OrderID SO-1 already exists")
+          assert.instanceOf(duplicate, OrderExists)
+          assert.strictEqual((duplicate as OrderExists)._tag, "OrderExists")
+          assert.strictEqual((duplicate as OrderExists).orderId, "SO-1")
+          assert.strictEqual((duplicate as OrderExists).message, "Order with OrderID SO-1 already exists")
+          assert.isTrue(isConflict(duplicate))
           const missing = await rejection(wms.orders.get("SO-2"))
-          assert.instanceOf(missing, NotFound)
-          assert.strictEqual((missing as NotFound).message, "Order with OrderID SO-2 not found")
+          assert.instanceOf(missing, OrderNotFound)
+          assert.strictEqual((missing as OrderNotFound).orderId, "SO-2")
+          assert.strictEqual((missing as OrderNotFound).message, "Order with OrderID SO-2 not found")
+          assert.strictEqual((missing as OrderNotFound).category, "NotFound")
+          assert.isTrue(isNotFound(missing))
+          const noWave = await rejection(wms.waves.start(77))
+          assert.instanceOf(noWave, WaveNotFound)
+          assert.deepStrictEqual([(noWave as WaveNotFound).waveId, (noWave as WaveNotFound).message], [
+            77,
+            "Wave met id 77 niet gevonden"
+          ])
           // Input is checked by the API's schemas, with the API's words.
           const noId = await rejection(wms.orders.create({} as never))
           assert.instanceOf(noId, InvalidInput)

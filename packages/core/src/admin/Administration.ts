@@ -3,7 +3,8 @@
  * request. Every operation but `authenticate`, `actorFor` and `bootstrap` is for admins only.
  */
 import { Clock, Effect, Option } from "effect"
-import { Conflict, InvalidInput, invalidField, NotFound, Unauthenticated } from "../shared/Errors.js"
+import { InvalidInput, invalidField, Unauthenticated } from "../shared/Errors.js"
+import { ClientExists, LastActiveAdmin, NotFulfillmentSite, SiteExists, UserExists, UserNotFound } from "./Errors.js"
 import { type ClientId, type SiteId, UserId } from "../shared/Ids.js"
 import { PasswordHasher } from "./PasswordHasher.js"
 import { Client, type NewClient, type NewSite, Site } from "../shared/Site.js"
@@ -43,7 +44,6 @@ interface Session {
   readonly readAt: number
 }
 
-const userNotFound = (userId: string) => new NotFound({ message: `User ${userId} not found` })
 const isActiveAdmin = (user: User) => user.admin && user.active
 
 const randomPassword = Effect.sync(() => globalThis.crypto.randomUUID().replaceAll("-", ""))
@@ -69,7 +69,7 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
     const createSite = Effect.fnUntraced(function*(actor: Actor, input: NewSite) {
       yield* requireAdmin(actor)
       const inserted = yield* sites.insertSite(new Site(input))
-      if (!inserted) return yield* new Conflict({ message: `Site ${input.site_id} already exists` })
+      if (!inserted) return yield* new SiteExists({ siteId: input.site_id })
     }, atomically)
 
     const listClients = Effect.fnUntraced(function*(actor: Actor) {
@@ -80,10 +80,10 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
     const createClient = Effect.fnUntraced(function*(actor: Actor, input: NewClient) {
       yield* requireAdmin(actor)
       if (!actor.scope.fulfillment) {
-        return yield* new Conflict({ message: `Site ${actor.scope.site_id} is not a fulfillment site` })
+        return yield* new NotFulfillmentSite({ siteId: actor.scope.site_id })
       }
       const inserted = yield* sites.insertClient(new Client({ ...input, site_id: actor.scope.site_id }))
-      if (!inserted) return yield* new Conflict({ message: `Client ${input.client_id} already exists` })
+      if (!inserted) return yield* new ClientExists({ clientId: input.client_id })
     }, atomically)
 
     const listUsers = Effect.fnUntraced(function*(actor: Actor) {
@@ -112,7 +112,7 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
         active: true
       })
       const inserted = yield* users.insert({ user, passwordHash, tokenVersion: 0 })
-      if (!inserted) return yield* new Conflict({ message: `User with email ${user.email} already exists` })
+      if (!inserted) return yield* new UserExists({ email: user.email })
       return user
     }, atomically)
 
@@ -125,17 +125,17 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
 
     const storedUser = Effect.fnUntraced(function*(userId: string) {
       const found = yield* users.findById(UserId.make(userId))
-      if (Option.isNone(found)) return yield* userNotFound(userId)
+      if (Option.isNone(found)) return yield* new UserNotFound({ userId })
       return found.value
     })
 
     /** Writes a changed user and ends its tokens; the last active admin stays one. */
     const saveChanged = Effect.fnUntraced(function*(before: UserWithCredentials, user: User, passwordHash: string) {
       if (isActiveAdmin(before.user) && !isActiveAdmin(user) && (yield* users.activeAdmins) <= 1) {
-        return yield* new Conflict({ message: `User ${user.userId} is the last active admin` })
+        return yield* new LastActiveAdmin({ userId: user.userId })
       }
       const updated = yield* users.update({ user, passwordHash, tokenVersion: before.tokenVersion + 1 })
-      if (!updated) return yield* new Conflict({ message: `User with email ${user.email} already exists` })
+      if (!updated) return yield* new UserExists({ email: user.email })
     })
 
     // After the commit: a request that reads the user before it would otherwise keep the old state.
@@ -166,7 +166,7 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
       yield* atomically(Effect.gen(function*() {
         const user = (yield* storedUser(userId)).user
         if (isActiveAdmin(user) && (yield* users.activeAdmins) <= 1) {
-          return yield* new Conflict({ message: `User ${user.userId} is the last active admin` })
+          return yield* new LastActiveAdmin({ userId: user.userId })
         }
         yield* users.remove(user.userId)
       }))
@@ -180,7 +180,10 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
         return yield* invalidField("current_password", "is not correct")
       }
       const passwordHash = yield* hasher.hash(change.new_password)
-      yield* atomically(Effect.flatMap(storedUser(principal.userId), (current) => saveChanged(current, current.user, passwordHash)))
+      // Only the hash and the token version change: the e-mail and the admin rights stay, so neither
+      // rule of `saveChanged` can refuse the write.
+      yield* atomically(Effect.flatMap(storedUser(principal.userId), (current) =>
+        users.update({ user: current.user, passwordHash, tokenVersion: current.tokenVersion + 1 })))
       yield* forgetSession(principal.userId)
     })
 

@@ -3,15 +3,15 @@
  * client's included, sees and maintains the same carriers.
  */
 import { Effect, Option } from "effect"
-import { Conflict, NotFound } from "../shared/Errors.js"
 import type { RowLock } from "./MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
 import type { CarrierInput } from "./Carrier.js"
+import { CarrierInUse, CarrierNotFound } from "./Errors.js"
 import { CarrierRepository } from "./CarrierRepository.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 
-const notFound = (id: number) => new NotFound({ message: `Carrier with id ${id} not found` })
+const notFound = (carrierId: number) => new CarrierNotFound({ carrierId })
 
 export class Carriers extends Effect.Service<Carriers>()("@wms/core/Carriers", {
   effect: Effect.gen(function*() {
@@ -44,7 +44,7 @@ export class Carriers extends Effect.Service<Carriers>()("@wms/core/Carriers", {
     const remove = Effect.fnUntraced(function*(actor: Actor, id: number) {
         // The lock keeps an order from taking the carrier while it is checked.
       yield* visible(actor, id, "update")
-      if (yield* repository.isReferenced(id)) return yield* new Conflict({ message: `Carrier ${id} is used by orders` })
+      if (yield* repository.isReferenced(id)) return yield* new CarrierInUse({ carrierId: id })
       yield* repository.remove(id)
     }, atomically)
 

@@ -3,29 +3,30 @@
  * owned by the site and client of the scope it was created in. Addresses live on the record
  * itself, so `address_id` is the record's own `id`.
  */
-import { Effect, Option } from "effect"
-import { Conflict, NotFound } from "../shared/Errors.js"
+import { type Cause, Effect, Option } from "effect"
 import type { RowLock } from "./MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
+import { CustomerInUse, CustomerNotFound, SupplierInUse, SupplierNotFound } from "./Errors.js"
 import type { PartnerDetail, PartnerInput, PartnerKind } from "./Partner.js"
 import { PartnerRepository } from "./PartnerRepository.js"
 import { type Actor, canSee, ownerOf } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 
-const wording = {
-  customer: { title: "Customer", usedBy: "orders" },
-  supplier: { title: "Supplier", usedBy: "pre-advices" }
-} as const
+/** The failures of one kind: its record is missing, or it cannot be deleted because others name it. */
+interface Failures<Missing extends Cause.YieldableError, Used extends Cause.YieldableError> {
+  readonly notFound: (id: number) => Missing
+  readonly inUse: (id: number) => Used
+}
 
 export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
   effect: Effect.gen(function*() {
     const repository = yield* PartnerRepository
     const { atomically } = yield* Transactor
 
-    const operations = (kind: PartnerKind) => {
-      const { title, usedBy } = wording[kind]
-      const notFound = (id: number) => new NotFound({ message: `${title} with id ${id} not found` })
-
+    const operations = <Missing extends Cause.YieldableError, Used extends Cause.YieldableError>(
+      kind: PartnerKind,
+      { inUse, notFound }: Failures<Missing, Used>
+    ) => {
       const visible = (actor: Actor, id: number, lock: RowLock) =>
         Effect.flatMap(repository.find(kind, id, lock), (found) =>
           Option.isSome(found) && canSee(actor.scope, found.value.owner)
@@ -50,14 +51,21 @@ export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
         remove: Effect.fnUntraced(function*(actor: Actor, id: number) {
           // The lock keeps an order or pre-advice from taking the partner while it is checked.
           yield* visible(actor, id, "update")
-          if (yield* repository.isReferenced(kind, id)) {
-            return yield* new Conflict({ message: `${title} ${id} is used by ${usedBy}` })
-          }
+          if (yield* repository.isReferenced(kind, id)) return yield* inUse(id)
           yield* repository.remove(kind, id)
         }, atomically)
       }
     }
 
-    return { customers: operations("customer"), suppliers: operations("supplier") } as const
+    return {
+      customers: operations("customer", {
+        notFound: (customerId) => new CustomerNotFound({ customerId }),
+        inUse: (customerId) => new CustomerInUse({ customerId })
+      }),
+      suppliers: operations("supplier", {
+        notFound: (supplierId) => new SupplierNotFound({ supplierId }),
+        inUse: (supplierId) => new SupplierInUse({ supplierId })
+      })
+    } as const
   })
 }) {}

@@ -4,7 +4,8 @@
  * changes afterwards.
  */
 import { Effect, Option } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
+import { SkuGroupInUse, SkuGroupNotFound } from "./Errors.js"
 import { clientUnchangeable, type RowLock } from "./MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
 import { ownerForWrite } from "../admin/Ownership.js"
@@ -20,7 +21,7 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
     const sites = yield* SiteRepository
     const { atomically } = yield* Transactor
 
-    const notFound = (id: string) => new NotFound({ message: `SKU group with id ${id} not found` })
+    const notFound = (skuGroupId: string) => new SkuGroupNotFound({ skuGroupId })
 
     const visible = (actor: Actor, id: string, lock: RowLock) =>
       Effect.flatMap(repository.find(actor.scope.site_id, id, lock), (found) =>
@@ -61,7 +62,7 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
       // The lock keeps a SKU from joining the group while it is checked.
       yield* visible(actor, id, "update")
       if (yield* repository.isUsed(actor.scope.site_id, id)) {
-        return yield* new Conflict({ message: `SKU group ${id} is used by SKUs` })
+        return yield* new SkuGroupInUse({ skuGroupId: id })
       }
       yield* repository.remove(actor.scope.site_id, id)
     }, atomically)

@@ -4,7 +4,8 @@
  * idempotent upsert: it replaces every writable field, or creates the SKU when it is missing.
  */
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
+import { SkuExists, SkuNotFound } from "./Errors.js"
 import { ClientId, type SiteId } from "../shared/Ids.js"
 import { clientUnchangeable, TextId } from "./MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
@@ -31,7 +32,7 @@ export class Skus extends Effect.Service<Skus>()("@wms/core/Skus", {
     const sites = yield* SiteRepository
     const { atomically } = yield* Transactor
 
-    const exists = (id: string) => new Conflict({ message: `SKU with id ${id} already exists` })
+    const exists = (skuId: string) => new SkuExists({ skuId })
 
     // The group must be one the caller sees and, when it belongs to a client, the SKU's client.
     // The shared row lock keeps the group from being deleted before the SKU is written.
@@ -76,7 +77,7 @@ export class Skus extends Effect.Service<Skus>()("@wms/core/Skus", {
     const get = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const found = yield* repository.find(actor.scope.site_id, id)
       if (Option.isNone(found) || !canSee(actor.scope, skuOwner(actor.scope.site_id, found.value))) {
-        return yield* new NotFound({ message: `SKU with id ${id} not found` })
+        return yield* new SkuNotFound({ skuId: id })
       }
       return found.value
     })

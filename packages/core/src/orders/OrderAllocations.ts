@@ -3,12 +3,12 @@
  * Orders declare it and waves implement it, so that the orders know nothing of waves.
  */
 import { Context, type Effect } from "effect"
-import type { Conflict } from "../shared/Errors.js"
+import type { OrderPickingStarted } from "./Errors.js"
 
 export class OrderAllocations extends Context.Tag("@wms/core/OrderAllocations")<OrderAllocations, {
   /**
    * Gives back the allocation of an order that is about to be deleted, inside the caller's
    * transaction; a 409 once picking of it has started.
    */
-  readonly release: (orderId: string, orderRef: number) => Effect.Effect<void, Conflict>
+  readonly release: (orderId: string, orderRef: number) => Effect.Effect<void, OrderPickingStarted>
 }>() {}

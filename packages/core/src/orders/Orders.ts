@@ -3,7 +3,7 @@
  * every rule about them.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
 import { TimeZone } from "../shared/Formats.js"
 import { assignLineNumbers } from "./LineNumbering.js"
 import type { NewOrder, NewOrderLine, OrderLineUpdate, OrderListItem, OrderUpdate } from "./Order.js"
@@ -17,18 +17,16 @@ import { Status } from "../shared/Status.js"
 import { type Actor, ownerOf } from "../shared/Tenancy.js"
 import { OrderAllocations } from "./OrderAllocations.js"
 import { describeStatus, toOrder, toOrderHeader } from "./OrderView.js"
+import {
+  OrderExists,
+  OrderLineExists,
+  OrderLineNotFound,
+  OrderLineNumbersExhausted,
+  OrderNotDeletable,
+  OrderNotFound,
+  OrderNotReleased
+} from "./Errors.js"
 import { Transactor } from "../shared/Transactor.js"
-
-/** `404 Order with OrderID <id> not found`, the documented message. */
-export const orderNotFound = (orderId: string) => new NotFound({ message: `Order with OrderID ${orderId} not found` })
-
-const orderExists = (orderId: string) => new Conflict({ message: `Order with OrderID ${orderId} already exists` })
-
-const lineNotFound = (orderId: string, line: number) =>
-  new NotFound({ message: `Line ${line} of order ${orderId} not found` })
-
-const lineExists = (orderId: string, line: number) =>
-  new Conflict({ message: `Line ${line} of order ${orderId} already exists` })
 
 // A dock of "" is no dock: an absent value is null, never "".
 const dock = (value: string | null) => (value === null || value.trim() === "" ? null : value)
@@ -42,7 +40,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     const findOrder = (actor: Actor, orderId: string) =>
       Effect.flatMap(
         orders.find(actor.scope, orderId),
-        Option.match({ onNone: () => Effect.fail(orderNotFound(orderId)), onSome: Effect.succeed })
+        Option.match({ onNone: () => Effect.fail(new OrderNotFound({ orderId })), onSome: Effect.succeed })
       )
 
     const checkReferences = Effect.fnUntraced(function*(
@@ -71,11 +69,9 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
 
     const requireReleased = Effect.fnUntraced(function*(header: OrderRow, action: string) {
       const status = yield* orders.lock(header.ref)
-      if (Option.isNone(status)) return yield* orderNotFound(header.order_id)
+      if (Option.isNone(status)) return yield* new OrderNotFound({ orderId: header.order_id })
       if (status.value !== Status.Released) {
-        return yield* new Conflict({
-          message: `Order with OrderID ${header.order_id} is ${describeStatus(status.value)}: ${action} only while it is Released`
-        })
+        return yield* new OrderNotReleased({ orderId: header.order_id, status: describeStatus(status.value), action })
       }
     })
 
@@ -84,8 +80,8 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
         onLeft: (failure) =>
           Effect.fail(
             failure._tag === "DuplicateLine"
-              ? lineExists(orderId, failure.line)
-              : new Conflict({ message: `Order with OrderID ${orderId} has no line number left` })
+              ? new OrderLineExists({ orderId, line: failure.line })
+              : new OrderLineNumbersExhausted({ orderId })
           ),
         onRight: (numbers) =>
           Effect.succeed(lines.map((line, i) => ({ line: numbers[i], sku_id: line.sku_id, qty: line.qty })))
@@ -99,7 +95,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (lines.length === 0) return
       // The lock makes this rare, but a number taken meanwhile is still a 409, never a 500.
       const taken = yield* orders.insertLines(ref, lines)
-      if (taken.length > 0) return yield* lineExists(orderId, taken[0])
+      if (taken.length > 0) return yield* new OrderLineExists({ orderId, line: taken[0] })
     })
 
     const list = Effect.fnUntraced(function*(actor: Actor, options: { readonly lines: boolean }) {
@@ -131,7 +127,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
         created_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
         created_by: actor.userId
       })
-      if (Option.isNone(ref)) return yield* orderExists(input.order_id)
+      if (Option.isNone(ref)) return yield* new OrderExists({ orderId: input.order_id })
       yield* insertLines(ref.value, input.order_id, lines)
     }, atomically)
 
@@ -144,20 +140,18 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (input.ship_by_date !== undefined) changes.ship_by_date = input.ship_by_date
       if (input.carrier_id !== undefined) changes.carrier_id = input.carrier_id
       if (input.ship_dock !== undefined) changes.ship_dock = dock(input.ship_dock)
-      if (!(yield* orders.update(header.ref, changes))) return yield* orderNotFound(orderId)
+      if (!(yield* orders.update(header.ref, changes))) return yield* new OrderNotFound({ orderId })
     }, atomically)
 
     // An allocated order gives its stock back first; once picking has started it stays.
     const remove = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
       const { header } = yield* findOrder(actor, orderId)
       const status = yield* orders.lock(header.ref)
-      if (Option.isNone(status)) return yield* orderNotFound(orderId)
+      if (Option.isNone(status)) return yield* new OrderNotFound({ orderId })
       if (status.value === Status.Allocated || status.value === Status.PartiallyAllocated) {
         yield* allocations.release(orderId, header.ref)
       } else if (status.value !== Status.Released) {
-        return yield* new Conflict({
-          message: `Order with OrderID ${orderId} is ${describeStatus(status.value)}: it can be deleted only until picking starts`
-        })
+        return yield* new OrderNotDeletable({ orderId, status: describeStatus(status.value) })
       }
       yield* orders.remove(header.ref)
     }, atomically)
@@ -168,7 +162,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
 
     const getLine = Effect.fnUntraced(function*(actor: Actor, orderId: string, line: number) {
       const found = (yield* get(actor, orderId)).lines.find((_) => _.line === line)
-      if (found === undefined) return yield* lineNotFound(orderId, line)
+      if (found === undefined) return yield* new OrderLineNotFound({ orderId, line })
       return found
     })
 
@@ -193,18 +187,18 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     ) {
       yield* checkSkus(actor, [input], () => "sku_id")
       const { header, lines } = yield* findOrder(actor, orderId)
-      if (!lines.some((_) => _.line === line)) return yield* lineNotFound(orderId, line)
+      if (!lines.some((_) => _.line === line)) return yield* new OrderLineNotFound({ orderId, line })
       yield* requireReleased(header, "its lines can change")
       if (!(yield* orders.updateLine(header.ref, { line, sku_id: input.sku_id, qty: input.qty }))) {
-        return yield* lineNotFound(orderId, line)
+        return yield* new OrderLineNotFound({ orderId, line })
       }
     }, atomically)
 
     const removeLine = Effect.fnUntraced(function*(actor: Actor, orderId: string, line: number) {
       const { header, lines } = yield* findOrder(actor, orderId)
-      if (!lines.some((_) => _.line === line)) return yield* lineNotFound(orderId, line)
+      if (!lines.some((_) => _.line === line)) return yield* new OrderLineNotFound({ orderId, line })
       yield* requireReleased(header, "its lines can change")
-      if (!(yield* orders.removeLine(header.ref, line))) return yield* lineNotFound(orderId, line)
+      if (!(yield* orders.removeLine(header.ref, line))) return yield* new OrderLineNotFound({ orderId, line })
     }, atomically)
 
     return { list, get, create, update, remove, listLines, getLine, addLines, updateLine, removeLine } as const

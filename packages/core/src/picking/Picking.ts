@@ -6,7 +6,7 @@
  * call; concurrent confirmations of one task close it once.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { RecordIdFromPath, TimeZone } from "../shared/Formats.js"
 import { InventoryRepository } from "../stock/InventoryRepository.js"
@@ -14,7 +14,8 @@ import * as Ledger from "../stock/Ledger.js"
 import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { ListWindow } from "../shared/Window.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
-import { orderNotFound } from "../orders/Orders.js"
+import { OrderNotFound } from "../orders/Errors.js"
+import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
 import { toOrder } from "../orders/OrderView.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
 import { Status, type StatusId } from "../shared/Status.js"
@@ -42,9 +43,6 @@ export const ConfirmTaskRequest = Schema.Struct({
   qty: Schema.optionalWith(Schema.NullOr(PickedQuantity), { default: () => null })
 })
 export type ConfirmTaskRequest = typeof ConfirmTaskRequest.Type
-
-/** `404 Task with id <id> not found`: the task does not exist, is not in scope, or is confirmed already. */
-export const taskNotFound = (taskId: number) => new NotFound({ message: `Task with id ${taskId} not found` })
 
 /**
  * The statuses after a confirmation, from the open tasks left: an order is In Progress until none
@@ -76,13 +74,13 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
 
     const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmTaskRequest) {
       const seen = yield* picking.findOpenTask(actor.scope, taskId)
-      if (Option.isNone(seen)) return yield* taskNotFound(taskId)
+      if (Option.isNone(seen)) return yield* new TaskNotFound({ taskId })
       // Locks in the order the writers of waves and orders take them (wave, order, claim, content),
       // so a confirmation never deadlocks with a wave start, a wave delete or an order delete.
       yield* picking.lockWave(seen.value.wave_id)
       yield* orders.lock(seen.value.order_ref)
       const locked = yield* picking.lockOpenTask(taskId)
-      if (Option.isNone(locked)) return yield* taskNotFound(taskId)
+      if (Option.isNone(locked)) return yield* new TaskNotFound({ taskId })
       const task = locked.value
       const picked = request.qty ?? task.qty
       if (picked > task.qty) return yield* invalidField("qty", `must be at most the task's quantity, ${task.qty}`)
@@ -93,7 +91,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
           onSome: Effect.succeed
         })
       )
-      if (!(yield* picking.closeTask(taskId, picked))) return yield* taskNotFound(taskId)
+      if (!(yield* picking.closeTask(taskId, picked))) return yield* new TaskNotFound({ taskId })
       // What was picked and what was short both leave the content, and its allocation with them.
       yield* picking.takeAllocated(content.content_id, task.qty)
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -145,19 +143,19 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
 
     const ship = Effect.fnUntraced(function*(actor: Actor, orderId: string) {
       const found = yield* orders.find(actor.scope, orderId)
-      if (Option.isNone(found)) return yield* orderNotFound(orderId)
+      if (Option.isNone(found)) return yield* new OrderNotFound({ orderId })
       const ref = found.value.header.ref
       const status = yield* orders.lock(ref)
-      if (Option.isNone(status)) return yield* orderNotFound(orderId)
+      if (Option.isNone(status)) return yield* new OrderNotFound({ orderId })
       if (status.value === Status.Shipped) {
-        return yield* new Conflict({ message: `Order with OrderID ${orderId} is already shipped` })
+        return yield* new OrderShipped({ orderId })
       }
       if ((yield* picking.openTasksOfOrder(ref)) > 0) {
-        return yield* new Conflict({ message: `Order with OrderID ${orderId} still has open tasks` })
+        return yield* new OrderTasksOpen({ orderId })
       }
       const claims = yield* picking.pickedClaims(ref)
       if (claims.length === 0) {
-        return yield* new Conflict({ message: `Order with OrderID ${orderId} has nothing picked` })
+        return yield* new OrderNothingPicked({ orderId })
       }
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* inventory.appendTransactions(claims.map((claim) =>
@@ -173,7 +171,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       yield* picking.shipLines(ref)
       yield* waves.setOrderStatuses(new Map([[ref, Status.Shipped as StatusId]]))
       const shipped = yield* orders.find(actor.scope, orderId)
-      if (Option.isNone(shipped)) return yield* orderNotFound(orderId)
+      if (Option.isNone(shipped)) return yield* new OrderNotFound({ orderId })
       yield* events.publish({
         event_type: "order_shipped",
         site_id: actor.scope.site_id,

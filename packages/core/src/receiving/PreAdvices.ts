@@ -6,7 +6,7 @@
  * none and shows the header's `client_id`, so it follows the header when that changes.
  */
 import { Array as Arr, Clock, Effect, Option } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
 import { formatDutchDateTime, maxInteger, TimeZone } from "../shared/Formats.js"
 import type { ClientId } from "../shared/Ids.js"
 import { ownerForWrite } from "../admin/Ownership.js"
@@ -27,18 +27,26 @@ import {
   type StoredPreAdviceLine
 } from "./PreAdviceRepository.js"
 import { SiteRepository } from "../admin/SiteRepository.js"
+import {
+  PreAdviceExists,
+  PreAdviceLineExists,
+  PreAdviceLineNotFound,
+  PreAdviceLineNumbersExhausted,
+  PreAdviceNotFound,
+  PreAdviceNotOpen
+} from "./Errors.js"
 import { Status, statusDescription, type StatusId, statusObject } from "../shared/Status.js"
 import { type Actor, canSee, type Scope } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 
-const notFound = (id: string) => new NotFound({ message: `PreAdvice with PreAdviceID ${id} not found` })
+const notFound = (preAdviceId: string) => new PreAdviceNotFound({ preAdviceId })
 
-const lineNotFound = (id: string, line: number) => new NotFound({ message: `Line ${line} of pre-advice ${id} not found` })
+const lineNotFound = (preAdviceId: string, line: number) => new PreAdviceLineNotFound({ preAdviceId, line })
 
-const lineExists = (id: string, line: number) => new Conflict({ message: `Line ${line} of pre-advice ${id} already exists` })
+const lineExists = (preAdviceId: string, line: number) => new PreAdviceLineExists({ preAdviceId, line })
 
-const notOpen = (id: string, status: StatusId, what: string) =>
-  new Conflict({ message: `PreAdvice with PreAdviceID ${id} is ${statusDescription(status)}: ${what}` })
+const notOpen = (preAdviceId: string, status: StatusId, rule: string) =>
+  new PreAdviceNotOpen({ preAdviceId, status: statusDescription(status), rule })
 
 const lineRecord = (header: StoredPreAdvice, line: StoredPreAdviceLine): PreAdviceLine => ({
   pre_advice_id: header.pre_advice_id,
@@ -150,7 +158,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       for (const line of lines) {
         let number = line.line
         if (number === null) {
-          if (next > maxInteger) return yield* new Conflict({ message: `PreAdvice with PreAdviceID ${id} has no line number left` })
+          if (next > maxInteger) return yield* new PreAdviceLineNumbersExhausted({ preAdviceId: id })
           number = next++
         }
         if (seen.has(number)) return yield* lineExists(id, number)
@@ -205,7 +213,7 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
         created_by: actor.userId
       })
       if (Option.isNone(ref)) {
-        return yield* new Conflict({ message: `PreAdvice with PreAdviceID ${input.pre_advice_id} already exists` })
+        return yield* new PreAdviceExists({ preAdviceId: input.pre_advice_id })
       }
       yield* insertLines({ ref: ref.value, pre_advice_id: input.pre_advice_id }, lines)
     }, atomically)

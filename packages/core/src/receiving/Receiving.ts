@@ -5,7 +5,8 @@
  * /preadvices/:id` shows it. One transaction per call.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
+import { PreAdviceNotFound, PreAdviceNothingToReceive } from "./Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.js"
 import { defaultExpiry } from "../stock/Inventory.js"
@@ -90,14 +91,10 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
 
     const receive = Effect.fnUntraced(function*(actor: Actor, preAdviceId: string, request: ReceiptRequest) {
       const found = yield* receipts.lockPreAdvice(actor.scope, preAdviceId)
-      if (Option.isNone(found)) {
-        return yield* new NotFound({ message: `PreAdvice with PreAdviceID ${preAdviceId} not found` })
-      }
+      if (Option.isNone(found)) return yield* new PreAdviceNotFound({ preAdviceId })
       const preAdvice = found.value
       const requested = request.lines ?? everythingExpected(preAdvice.lines)
-      if (requested.length === 0) {
-        return yield* new Conflict({ message: `PreAdvice with PreAdviceID ${preAdviceId} has nothing left to receive` })
-      }
+      if (requested.length === 0) return yield* new PreAdviceNothingToReceive({ preAdviceId })
       yield* checkLines(preAdvice, requested, request.lines !== null)
 
       const now = yield* Clock.currentTimeMillis

@@ -3,7 +3,8 @@
  * adjustments (extension) so stock can be corrected without a pre-advice.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { Conflict, invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
+import { ContentFull, ContentNotFound, LostAndFoundItemNotFound, TransactionNotFound } from "./Errors.js"
 import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "../shared/Formats.js"
 import { type Content, type ContentWithDescription, InventoryRepository, type LostAndFoundItem } from "./InventoryRepository.js"
 import * as Ledger from "./Ledger.js"
@@ -153,9 +154,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
 
     const content = Effect.fnUntraced(function*(actor: Actor, contentId: number) {
       const found = yield* repository.findContent(actor.scope, contentId)
-      if (Option.isNone(found)) {
-        return yield* new NotFound({ message: `Inventory content with contentId ${contentId} not found` })
-      }
+      if (Option.isNone(found)) return yield* new ContentNotFound({ contentId })
       return toOverview(found.value)
     })
 
@@ -165,9 +164,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
 
     const transaction = Effect.fnUntraced(function*(actor: Actor, id: number) {
       const found = yield* repository.findTransaction(actor.scope, id)
-      if (Option.isNone(found)) {
-        return yield* new NotFound({ message: `Inventory transaction with transactionId ${id} not found` })
-      }
+      if (Option.isNone(found)) return yield* new TransactionNotFound({ transactionId: id })
       return toTransaction(found.value)
     })
 
@@ -177,7 +174,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
 
     const lostAndFoundItem = Effect.fnUntraced(function*(actor: Actor, id: number) {
       const found = yield* repository.findLostAndFound(actor.scope, id)
-      if (Option.isNone(found)) return yield* new NotFound({ message: `Lost and found item with id ${id} not found` })
+      if (Option.isNone(found)) return yield* new LostAndFoundItemNotFound({ itemId: id })
       return toLostAndFound(found.value)
     })
 
@@ -185,9 +182,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
     const contentToAdjust = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
       if (request.content_id !== null) {
         const found = yield* repository.lockContent(actor.scope, request.content_id)
-        if (Option.isNone(found)) {
-          return yield* new NotFound({ message: `Inventory content with contentId ${request.content_id} not found` })
-        }
+        if (Option.isNone(found)) return yield* new ContentNotFound({ contentId: request.content_id })
         return found.value
       }
       if (request.sku_id === null) return yield* invalidField("sku_id", "is required when content_id is absent")
@@ -231,9 +226,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       const target = yield* contentToAdjust(actor, request)
       const next = yield* adjust(target, request.qty)
       if (next.qty > maxQuantity) {
-        return yield* new Conflict({
-          message: `Inventory content with contentId ${target.content_id} cannot hold more than ${maxQuantity}`
-        })
+        return yield* new ContentFull({ contentId: target.content_id, max: maxQuantity })
       }
       yield* repository.setQuantities(target.content_id, next)
       yield* repository.appendTransaction(Ledger.entry("Adjustment", target, {

@@ -5,7 +5,7 @@
  * allocation writes exactly one ledger transaction, so the ledger replays to the stock.
  */
 import { Either } from "effect"
-import { Conflict } from "../shared/Errors.js"
+import { StockShort } from "./Errors.js"
 
 /** The quantities of a content that the rule constrains. */
 export interface ContentQuantities {
@@ -34,14 +34,16 @@ export const isValid = (content: ContentQuantities): boolean =>
 export const adjust = <C extends ContentQuantities>(
   content: C & { readonly content_id: number },
   delta: number
-): Either.Either<C, Conflict> => {
+): Either.Either<C, StockShort> => {
   const next = { ...content, qty: content.qty + delta }
   if (next.qty < 0 || !isValid(next)) {
-    const held = content.qty_allocated + content.qty_tasked_from
     return Either.left(
-      new Conflict({
-        message: `Content ${content.content_id} cannot go from ${content.qty} to ${next.qty}: ` +
-          `${held} of it is allocated or tasked, ${available(content)} is available`
+      new StockShort({
+        contentId: content.content_id,
+        qty: content.qty,
+        next: next.qty,
+        held: content.qty_allocated + content.qty_tasked_from,
+        available: available(content)
       })
     )
   }

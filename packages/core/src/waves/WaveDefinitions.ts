@@ -5,7 +5,7 @@
  * when it is created, so changing or deleting a definition never touches an existing wave.
  */
 import { Effect, Option } from "effect"
-import { invalidField, NotFound } from "../shared/Errors.js"
+import { invalidField } from "../shared/Errors.js"
 import type { ListWindow } from "../shared/Window.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
@@ -18,6 +18,7 @@ import {
   type WaveDefinitionInput
 } from "./WaveDefinition.js"
 import { WaveDefinitionRepository, type WaveDefinitionRow } from "./WaveDefinitionRepository.js"
+import { WaveDefinitionNotFound } from "./Errors.js"
 
 // Order date (3) and ship-by date (7) take a `DD-MM-YYYY` value; "Alles" (5) takes none.
 const dateCriteria: ReadonlySet<CriteriumId> = new Set([3, 7])
@@ -48,7 +49,7 @@ const withDescriptions = (row: WaveDefinitionRow): WaveDefinition => ({
   site_id: row.site_id
 })
 
-const notFound = (id: number) => new NotFound({ message: `Wave definitie met id ${id} niet gevonden` })
+const notFound = (id: number) => new WaveDefinitionNotFound({ waveDefinitionId: id })
 
 /**
  * The wave definitions of the caller's site: every method takes the `Actor` first; a definition of

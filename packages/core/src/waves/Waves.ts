@@ -6,10 +6,10 @@
 import { Clock, Effect, Option } from "effect"
 import type { PickType } from "./Allocation.js"
 import { composeCustomerName } from "../orders/CustomerName.js"
-import { Conflict, NotFound } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { TimeZone } from "../shared/Formats.js"
 import { InventoryRepository } from "../stock/InventoryRepository.js"
+import { OrderPickingStarted } from "../orders/Errors.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { Status, statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
@@ -17,11 +17,10 @@ import { toTask } from "./TaskView.js"
 import { Transactor } from "../shared/Transactor.js"
 import { allocateWave, releaseClaims, type StartPorts } from "./Start.js"
 import { WaveDefinitions } from "./WaveDefinitions.js"
+import { WaveNotFound, WavePickingStarted, WaveStarted } from "./Errors.js"
 import { WaveRepository } from "./WaveRepository.js"
 import { toWaveDetail, toWaveRecord } from "./WaveView.js"
 import { matchesCriterion } from "./WaveSelection.js"
-
-export const waveNotFound = (waveId: number) => new NotFound({ message: `Wave met id ${waveId} niet gevonden` })
 
 export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
   effect: Effect.gen(function*() {
@@ -39,13 +38,13 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
 
     const find = (actor: Actor, waveId: number) =>
       Effect.flatMap(waves.find(actor.scope, waveId), Option.match({
-        onNone: () => Effect.fail(waveNotFound(waveId)),
+        onNone: () => Effect.fail(new WaveNotFound({ waveId })),
         onSome: Effect.succeed
       }))
 
     const lock = (actor: Actor, waveId: number) =>
       Effect.flatMap(waves.lock(actor.scope, waveId), Option.match({
-        onNone: () => Effect.fail(waveNotFound(waveId)),
+        onNone: () => Effect.fail(new WaveNotFound({ waveId })),
         onSome: Effect.succeed
       }))
 
@@ -73,7 +72,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
 
     const start = Effect.fnUntraced(function*(actor: Actor, waveId: number) {
       const wave = yield* lock(actor, waveId)
-      if (wave.status_id !== Status.Released) return yield* new Conflict({ message: `Wave met id ${waveId} is al gestart` })
+      if (wave.status_id !== Status.Released) return yield* new WaveStarted({ waveId })
       if (!(yield* allocateWave(ports, wave))) return { message: "Geen orders in deze wave" }
       return { message: `Wave met id ${waveId} is gestart` }
     }, atomically)
@@ -82,7 +81,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       const wave = yield* lock(actor, waveId)
       const claims = yield* waves.lockClaims({ waveId })
       if (claims.some((claim) => claim.status === "picked") || wave.status_id === Status.InProgress) {
-        return yield* new Conflict({ message: `Wave met id ${waveId} kan niet worden verwijderd: het picken is begonnen` })
+        return yield* new WavePickingStarted({ waveId })
       }
       yield* releaseClaims(ports, claims)
       yield* waves.remove(waveId)
@@ -95,9 +94,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     const releaseOrder = Effect.fnUntraced(function*(orderId: string, orderRef: number) {
       const claims = yield* waves.lockClaims({ orderRef })
       if (claims.some((claim) => claim.status === "picked")) {
-        return yield* new Conflict({
-          message: `Order with OrderID ${orderId} cannot be deleted: picking has started`
-        })
+        return yield* new OrderPickingStarted({ orderId })
       }
       yield* releaseClaims(ports, claims)
     })

@@ -4,16 +4,16 @@
  * that client's events, and only that scope (or its site) sees it.
  */
 import { Effect, Option } from "effect"
-import { NotFound } from "../shared/Errors.js"
 import { formatDateTime, TimeZone } from "../shared/Formats.js"
 import type { ListWindow } from "../shared/Window.js"
 import { type Actor, canSee, ownerOf } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import type { Delivery, StoredWebhook, Webhook, WebhookInput } from "./Webhook.js"
+import { WebhookNotFound } from "./Errors.js"
 import { WebhookRepository } from "./WebhookRepository.js"
 import { webhookTargetCheck } from "./WebhookTargets.js"
 
-const notFound = new NotFound({ message: "Webhook niet gevonden" })
+const notFound = new WebhookNotFound()
 
 export class Webhooks extends Effect.Service<Webhooks>()("@wms/core/Webhooks", {
   effect: Effect.gen(function*() {

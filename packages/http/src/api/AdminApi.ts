@@ -2,8 +2,22 @@
  * Administration of sites, clients and users (extension, admin only).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListWindow, NewClient, NewSite, NewUser, TextIdFromPath, UserChanges } from "@wms/core"
+import {
+  ClientExists,
+  LastActiveAdmin,
+  ListWindow,
+  NewClient,
+  NewSite,
+  NewUser,
+  NotFulfillmentSite,
+  SiteExists,
+  TextIdFromPath,
+  UserChanges,
+  UserExists,
+  UserNotFound
+} from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { AdminAuthorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -37,6 +51,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("createSite", "/sites")
       .setPayload(NewSite)
       .annotate(ReadOnlyFields, SiteRecord)
+      .addError(onTheWire(SiteExists))
       .annotate(OpenApi.Description, "Creates a site. A site id taken by a site or a client: 409.")
   )
   .add(
@@ -49,6 +64,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("createClient", "/clients")
       .setPayload(NewClient)
       .annotate(ReadOnlyFields, ClientRecord)
+      .addError(onTheWire(NotFulfillmentSite))
+      .addError(onTheWire(ClientExists))
       .annotate(
         OpenApi.Description,
         "Adds a client to the fulfillment site in the `site` header. Client ids are unique across the installation: 409."
@@ -64,6 +81,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("createUser", "/users")
       .setPayload(NewUser)
       .annotate(ReadOnlyFields, UserRecord)
+      .addError(onTheWire(UserExists))
       .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
   )
   .add(
@@ -71,6 +89,9 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPath(UserPath)
       .setPayload(UserChanges)
       .annotate(ReadOnlyFields, UserRecord)
+      .addError(onTheWire(UserNotFound))
+      .addError(onTheWire(UserExists))
+      .addError(onTheWire(LastActiveAdmin))
       .annotate(
         OpenApi.Description,
         "Changes the fields present (`email`, `password`, `name`, `admin`, `site`, `client`, `active`; `client: null` " +
@@ -82,6 +103,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.del("deleteUser", "/users/:userId")
       .setPath(UserPath)
+      .addError(onTheWire(UserNotFound))
+      .addError(onTheWire(LastActiveAdmin))
       .annotate(
         OpenApi.Description,
         "Deletes the user and ends its tokens. Unknown user: 404; the last active admin: 409."

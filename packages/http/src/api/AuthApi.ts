@@ -2,9 +2,9 @@
  * Logging in and checking a token (§4.1 of the API document).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { PasswordChange } from "@wms/core"
+import { PasswordChange, UserNotFound } from "@wms/core"
 import { Schema } from "effect"
-import { TooManyLogins } from "./Errors.js"
+import { onTheWire, TooManyLogins, Unauthorized } from "./Errors.js"
 import { TokenAuthentication } from "./Security.js"
 
 export const LoginRequest = Schema.Struct({
@@ -42,6 +42,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .setPayload(LoginRequest)
       .addSuccess(LoginResult)
       .addError(TooManyLoginsError)
+      .addError(Unauthorized)
       .annotate(
         OpenApi.Description,
         "Returns a JWT valid for one hour. Wrong credentials, or a disabled user: 401 `User/password not correct`. " +
@@ -59,6 +60,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("changePassword", "/users/me/password")
       .setPayload(PasswordChange)
       .middleware(TokenAuthentication)
+      .addError(onTheWire(UserNotFound))
       .annotate(
         OpenApi.Description,
         "Extension: the caller changes its own password (token only, no `site` header). A wrong " +

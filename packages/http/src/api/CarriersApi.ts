@@ -2,8 +2,9 @@
  * Carriers (§2.9, §4.7 of the API document).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Carrier, CarrierInput, ListWindow, RecordIdFromPath } from "@wms/core"
+import { Carrier, CarrierInput, CarrierInUse, CarrierNotFound, ListWindow, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -32,6 +33,7 @@ export class CarriersApi extends HttpApiGroup.make("carriers")
     HttpApiEndpoint.get("getCarrier", "/carriers/:id")
       .setPath(IdPath)
       .addSuccess(Carrier)
+      .addError(onTheWire(CarrierNotFound))
       .annotate(OpenApi.Description, `One carrier. ${notFound}`)
   )
   .add(
@@ -39,6 +41,7 @@ export class CarriersApi extends HttpApiGroup.make("carriers")
       .setPath(IdPath)
       .setPayload(CarrierInput)
       .annotate(ReadOnlyFields, Carrier)
+      .addError(onTheWire(CarrierNotFound))
       .annotate(
         OpenApi.Description,
         `Replaces every writable field, as on create: an optional field left out becomes null. ${notFound}`
@@ -47,6 +50,8 @@ export class CarriersApi extends HttpApiGroup.make("carriers")
   .add(
     HttpApiEndpoint.del("deleteCarrier", "/carriers/:id")
       .setPath(IdPath)
+      .addError(onTheWire(CarrierNotFound))
+      .addError(onTheWire(CarrierInUse))
       .annotate(
         OpenApi.Description,
         `204. Still referred to by an order: 409 \`Carrier <id> is used by orders\`. ${notFound}`

@@ -3,8 +3,18 @@
  * only, plus stock adjustments (extension).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AdjustmentRequest, ListWindow, RecordIdFromPath } from "@wms/core"
+import {
+  AdjustmentRequest,
+  ContentFull,
+  ContentNotFound,
+  ListWindow,
+  LostAndFoundItemNotFound,
+  RecordIdFromPath,
+  StockShort,
+  TransactionNotFound
+} from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 
 const Text = Schema.String
@@ -67,6 +77,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   .add(
     HttpApiEndpoint.get("content")`/inventory/overview/${id}`
       .addSuccess(OverviewRecord)
+      .addError(onTheWire(ContentNotFound))
       .annotate(OpenApi.Description, "One content by content_id; 404 `Inventory content with contentId <id> not found`.")
   )
   .add(
@@ -83,6 +94,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   .add(
     HttpApiEndpoint.get("transaction")`/inventory/transactions/${id}`
       .addSuccess(TransactionRecord)
+      .addError(onTheWire(TransactionNotFound))
       .annotate(OpenApi.Description, "404 `Inventory transaction with transactionId <id> not found`.")
   )
   .add(
@@ -94,11 +106,15 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   .add(
     HttpApiEndpoint.get("lostAndFoundItem")`/inventory/lostandfound/${id}`
       .addSuccess(LostAndFoundRecord)
+      .addError(onTheWire(LostAndFoundItemNotFound))
       .annotate(OpenApi.Description, "404 `Lost and found item with id <id> not found`.")
   )
   .add(
     HttpApiEndpoint.post("adjust", "/inventory/adjustments")
       .setPayload(AdjustmentRequest)
+      .addError(onTheWire(ContentNotFound))
+      .addError(onTheWire(ContentFull))
+      .addError(onTheWire(StockShort))
       .annotate(
         OpenApi.Description,
         "Extension. Corrects stock without a pre-advice: `{content_id, qty}` or `{sku_id, loc_id, tag_id?, expiry_date?, qty}`, " +

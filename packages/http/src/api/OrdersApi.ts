@@ -7,15 +7,24 @@ import {
   NewOrder,
   NewOrderLine,
   Order,
+  OrderExists,
   OrderIdFromPath,
   OrderLine,
+  OrderLineExists,
+  OrderLineNotFound,
+  OrderLineNumbersExhausted,
   OrderLineUpdate,
   OrderListItem,
+  OrderNotDeletable,
+  OrderNotFound,
+  OrderNotReleased,
+  OrderPickingStarted,
   OrderUpdate,
   RecordIdFromPath,
   TextIdFromPath
 } from "@wms/core"
 import { JSONSchema, ParseResult, Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -78,6 +87,9 @@ export class OrdersApi extends HttpApiGroup.make("orders")
     HttpApiEndpoint.post("createOrder", "/orders")
       .setPayload(NewOrder)
       .annotate(ReadOnlyFields, Order)
+      .addError(onTheWire(OrderExists))
+      .addError(onTheWire(OrderLineExists))
+      .addError(onTheWire(OrderLineNumbersExhausted))
       .annotate(
         OpenApi.Description,
         "Creates a Released order with its optional lines, all in one transaction: a bad line writes nothing. " +
@@ -94,12 +106,14 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.get("getOrder")`/orders/${orderId}`
       .addSuccess(sentAsBuilt(Order))
+      .addError(onTheWire(OrderNotFound))
       .annotate(OpenApi.Description, "The order with its lines. Missing in the scope: 404 `Order with OrderID <id> not found`.")
   )
   .add(
     HttpApiEndpoint.put("updateOrder")`/orders/${orderId}`
       .setPayload(OrderUpdate)
       .annotate(ReadOnlyFields, Order)
+      .addError(onTheWire(OrderNotFound))
       .annotate(
         OpenApi.Description,
         "Changes only the fields present in the body; an explicit null clears a field. Allowed in every status. " +
@@ -108,6 +122,9 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   )
   .add(
     HttpApiEndpoint.del("deleteOrder")`/orders/${orderId}`
+      .addError(onTheWire(OrderNotFound))
+      .addError(onTheWire(OrderNotDeletable))
+      .addError(onTheWire(OrderPickingStarted))
       .annotate(
         OpenApi.Description,
         "Removes the order and all its lines. An order that is not Released gets 409 (release its wave first)."
@@ -117,12 +134,17 @@ export class OrdersApi extends HttpApiGroup.make("orders")
     HttpApiEndpoint.get("listOrderLines")`/orders/${orderId}/lines`
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(OrderLine))
+      .addError(onTheWire(OrderNotFound))
       .annotate(OpenApi.Description, "The order's lines, ordered by line number.")
   )
   .add(
     HttpApiEndpoint.post("addOrderLines")`/orders/${orderId}/lines`
       .setPayload(OrderLinesPayload)
       .annotate(ReadOnlyFields, lineOrLines)
+      .addError(onTheWire(OrderNotFound))
+      .addError(onTheWire(OrderNotReleased))
+      .addError(onTheWire(OrderLineExists))
+      .addError(onTheWire(OrderLineNumbersExhausted))
       .annotate(
         OpenApi.Description,
         "Adds one line or an array of lines in one transaction. Lines without `line` are numbered after the " +
@@ -133,12 +155,17 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.get("getOrderLine")`/orders/${orderId}/lines/${lineId}`
       .addSuccess(OrderLine)
+      .addError(onTheWire(OrderNotFound))
+      .addError(onTheWire(OrderLineNotFound))
       .annotate(OpenApi.Description, "One line record. A missing line: 404 `Line <n> of order <id> not found`.")
   )
   .add(
     HttpApiEndpoint.put("updateOrderLine")`/orders/${orderId}/lines/${lineId}`
       .setPayload(OrderLineUpdate)
       .annotate(ReadOnlyFields, OrderLine)
+      .addError(onTheWire(OrderNotFound))
+      .addError(onTheWire(OrderLineNotFound))
+      .addError(onTheWire(OrderNotReleased))
       .annotate(
         OpenApi.Description,
         `Sets the line's \`sku_id\` and \`qty\` (both required); the line number never changes. ${linesRule}`
@@ -146,6 +173,9 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   )
   .add(
     HttpApiEndpoint.del("deleteOrderLine")`/orders/${orderId}/lines/${lineId}`
+      .addError(onTheWire(OrderNotFound))
+      .addError(onTheWire(OrderLineNotFound))
+      .addError(onTheWire(OrderNotReleased))
       .annotate(OpenApi.Description, `Removes the line. ${linesRule}`)
   )
   .middleware(Authorization)

@@ -2,17 +2,36 @@
  * Customers and suppliers (§2.8, §4.7 of the API document): two groups of one shape.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListWindow, Partner, PartnerDetail, PartnerInput, RecordIdFromPath } from "@wms/core"
+import {
+  CustomerInUse,
+  CustomerNotFound,
+  ListWindow,
+  Partner,
+  PartnerDetail,
+  PartnerInput,
+  RecordIdFromPath,
+  SupplierInUse,
+  SupplierNotFound,
+  type WarehouseError
+} from "@wms/core"
 import { Schema } from "effect"
+import { type ErrorClass, onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 
-const partnerGroup = <const Group extends string, const One extends string, const Many extends string>(
+const partnerGroup = <
+  const Group extends string,
+  const One extends string,
+  const Many extends string,
+  Missing extends WarehouseError,
+  Used extends WarehouseError
+>(
   group: Group,
   names: { readonly one: One; readonly many: Many },
-  wording: { readonly title: string; readonly usedBy: string; readonly addressType: string }
+  wording: { readonly title: string; readonly usedBy: string; readonly addressType: string },
+  errors: { readonly notFound: ErrorClass<Missing>; readonly inUse: ErrorClass<Used> }
 ) => {
   const path = `/${group}` as const
   const notFound = `Missing in the scope: 404 \`${wording.title} with id <id> not found\`; a non-integer id: 400.`
@@ -41,6 +60,7 @@ const partnerGroup = <const Group extends string, const One extends string, cons
       HttpApiEndpoint.get(`get${names.one}` as const, `${path}/:id`)
         .setPath(IdPath)
         .addSuccess(PartnerDetail)
+        .addError(onTheWire(errors.notFound))
         .annotate(
           OpenApi.Description,
           `One ${wording.addressType}, with \`address_type\`: the string "${wording.addressType}". ${notFound}`
@@ -51,6 +71,7 @@ const partnerGroup = <const Group extends string, const One extends string, cons
         .setPath(IdPath)
         .setPayload(PartnerInput)
         .annotate(ReadOnlyFields, PartnerDetail)
+        .addError(onTheWire(errors.notFound))
         .annotate(
           OpenApi.Description,
           "Replaces every writable field, as on create: an optional field left out becomes null. " + notFound
@@ -59,6 +80,8 @@ const partnerGroup = <const Group extends string, const One extends string, cons
     .add(
       HttpApiEndpoint.del(`delete${names.one}` as const, `${path}/:id`)
         .setPath(IdPath)
+        .addError(onTheWire(errors.notFound))
+        .addError(onTheWire(errors.inUse))
         .annotate(
           OpenApi.Description,
           `204. Still referred to by ${wording.usedBy}: 409 \`${wording.title} <id> is used by ${wording.usedBy}\`. ` +
@@ -72,10 +95,10 @@ export class CustomersApi extends partnerGroup("customers", { one: "Customer", m
   title: "Customer",
   usedBy: "orders",
   addressType: "customer"
-}).annotate(OpenApi.Title, "Customers") {}
+}, { notFound: CustomerNotFound, inUse: CustomerInUse }).annotate(OpenApi.Title, "Customers") {}
 
 export class SuppliersApi extends partnerGroup("suppliers", { one: "Supplier", many: "Suppliers" }, {
   title: "Supplier",
   usedBy: "pre-advices",
   addressType: "supplier"
-}).annotate(OpenApi.Title, "Suppliers") {}
+}, { notFound: SupplierNotFound, inUse: SupplierInUse }).annotate(OpenApi.Title, "Suppliers") {}

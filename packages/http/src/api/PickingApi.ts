@@ -3,8 +3,19 @@
  * short picks), and shipping a picked order.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ConfirmTaskRequest, OrderIdFromPath, RecordIdFromPath, TaskQuery } from "@wms/core"
+import {
+  ConfirmTaskRequest,
+  OrderIdFromPath,
+  OrderNotFound,
+  OrderNothingPicked,
+  OrderShipped,
+  OrderTasksOpen,
+  RecordIdFromPath,
+  TaskNotFound,
+  TaskQuery
+} from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { Task } from "./WavesApi.js"
 
@@ -24,6 +35,7 @@ export class PickingApi extends HttpApiGroup.make("picking")
     HttpApiEndpoint.post("confirm")`/tasks/${HttpApiSchema.param("id", RecordIdFromPath)}/confirm`
       // An empty body confirms the whole quantity, like `{}`.
       .setPayload(Schema.NullOr(ConfirmTaskRequest))
+      .addError(onTheWire(TaskNotFound))
       .annotate(
         OpenApi.Description,
         "Extension. Body (optional) `{qty?}`: the quantity picked, an integer from 0 to the task's quantity " +
@@ -44,6 +56,10 @@ export class PickingApi extends HttpApiGroup.make("picking")
   )
   .add(
     HttpApiEndpoint.post("ship")`/orders/${HttpApiSchema.param("id", OrderIdFromPath)}/ship`
+      .addError(onTheWire(OrderNotFound))
+      .addError(onTheWire(OrderShipped))
+      .addError(onTheWire(OrderTasksOpen))
+      .addError(onTheWire(OrderNothingPicked))
       .annotate(
         OpenApi.Description,
         "Extension. Ships a picked order: every line's qty_shipped becomes its qty_picked, a Shipment transaction " +

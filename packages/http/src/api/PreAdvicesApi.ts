@@ -6,14 +6,21 @@ import {
   NewPreAdvice,
   PreAdvice,
   PreAdviceChanges,
+  PreAdviceExists,
   PreAdviceIdFromPath,
   PreAdviceLine,
   PreAdviceLineChanges,
+  PreAdviceLineExists,
+  PreAdviceLineNotFound,
+  PreAdviceLineNumbersExhausted,
   PreAdviceLinesPayload,
   PreAdviceListItem,
+  PreAdviceNotFound,
+  PreAdviceNotOpen,
   RecordIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -53,6 +60,9 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
     HttpApiEndpoint.post("createPreAdvice", "/preadvices")
       .setPayload(NewPreAdvice)
       .annotate(ReadOnlyFields, preAdviceRecord)
+      .addError(onTheWire(PreAdviceExists))
+      .addError(onTheWire(PreAdviceLineExists))
+      .addError(onTheWire(PreAdviceLineNumbersExhausted))
       .annotate(
         OpenApi.Description,
         "Creates an Open pre-advice, with its lines, in one transaction: a bad line writes nothing. " +
@@ -69,6 +79,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.get("getPreAdvice")`/preadvices/${id}`
       .addSuccess(PreAdvice)
+      .addError(onTheWire(PreAdviceNotFound))
       .annotate(
         OpenApi.Description,
         "The pre-advice with its lines. 404 `PreAdvice with PreAdviceID <id> not found` when it is not in the scope."
@@ -78,6 +89,8 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
     HttpApiEndpoint.put("updatePreAdvice")`/preadvices/${id}`
       .setPayload(PreAdviceChanges)
       .annotate(ReadOnlyFields, preAdviceRecord)
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceNotOpen))
       .annotate(
         OpenApi.Description,
         "Changes only the fields present: `supplier: null` removes the supplier; `client_id: null` gives the " +
@@ -86,12 +99,15 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   )
   .add(
     HttpApiEndpoint.del("deletePreAdvice")`/preadvices/${id}`
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceNotOpen))
       .annotate(OpenApi.Description, `Removes the pre-advice and all its lines. ${openOnly}`)
   )
   .add(
     HttpApiEndpoint.get("listPreAdviceLines")`/preadvices/${id}/lines`
       .setUrlParams(PreAdvicePaging)
       .addSuccess(Schema.Array(PreAdviceLine))
+      .addError(onTheWire(PreAdviceNotFound))
       .annotate(
         OpenApi.Description,
         "The line records of the pre-advice by line number. A line's `client_id` is its own, or the header's " +
@@ -102,6 +118,10 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
     HttpApiEndpoint.post("addPreAdviceLines")`/preadvices/${id}/lines`
       .setPayload(PreAdviceLinesPayload)
       .annotate(ReadOnlyFields, lineOrLines)
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceNotOpen))
+      .addError(onTheWire(PreAdviceLineExists))
+      .addError(onTheWire(PreAdviceLineNumbersExhausted))
       .annotate(
         OpenApi.Description,
         "Adds one line, or an array of lines in one transaction (fields of an array are named `<index>.<field>`). " +
@@ -111,12 +131,17 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   .add(
     HttpApiEndpoint.get("getPreAdviceLine")`/preadvices/${id}/lines/${lineId}`
       .addSuccess(PreAdviceLine)
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceLineNotFound))
       .annotate(OpenApi.Description, "One line record. 404 `Line <n> of pre-advice <id> not found`.")
   )
   .add(
     HttpApiEndpoint.put("updatePreAdviceLine")`/preadvices/${id}/lines/${lineId}`
       .setPayload(PreAdviceLineChanges)
       .annotate(ReadOnlyFields, PreAdviceLine)
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceLineNotFound))
+      .addError(onTheWire(PreAdviceNotOpen))
       .annotate(
         OpenApi.Description,
         "Changes only the fields present; `pallet_id: null` removes the pallet, `client_id: null` makes the " +
@@ -125,6 +150,9 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
   )
   .add(
     HttpApiEndpoint.del("deletePreAdviceLine")`/preadvices/${id}/lines/${lineId}`
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceLineNotFound))
+      .addError(onTheWire(PreAdviceNotOpen))
       .annotate(OpenApi.Description, `Removes the line. ${openOnly}`)
   )
   .middleware(Authorization)

@@ -2,8 +2,9 @@
  * Receiving (extension): stock arriving against a pre-advice.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { PreAdviceIdFromPath, ReceiptRequest } from "@wms/core"
+import { PreAdviceIdFromPath, PreAdviceNotFound, PreAdviceNothingToReceive, ReceiptRequest } from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 
 export class ReceivingApi extends HttpApiGroup.make("receiving")
@@ -11,6 +12,8 @@ export class ReceivingApi extends HttpApiGroup.make("receiving")
     HttpApiEndpoint.post("receive")`/preadvices/${HttpApiSchema.param("id", PreAdviceIdFromPath)}/receive`
       // An empty body receives everything, like `{}`.
       .setPayload(Schema.NullOr(ReceiptRequest))
+      .addError(onTheWire(PreAdviceNotFound))
+      .addError(onTheWire(PreAdviceNothingToReceive))
       .annotate(
         OpenApi.Description,
         "Extension. Body (optional) `{lines?: [{line, qty, loc_id?, tag_id?, expiry_date?}]}`; without `lines` every line is received " +

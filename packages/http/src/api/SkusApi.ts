@@ -8,13 +8,18 @@ import {
   NewSkuGroup,
   PickMethod,
   Sku,
+  SkuExists,
   SkuGroup,
+  SkuGroupInUse,
+  SkuGroupNotFound,
   SkuGroupUpdate,
   SkuListItem,
+  SkuNotFound,
   SkuUpdate,
   TextIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -48,6 +53,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
     HttpApiEndpoint.post("createSku", "/skus")
       .setPayload(NewSku)
       .annotate(ReadOnlyFields, skuRecord)
+      .addError(onTheWire(SkuExists))
       .annotate(
         OpenApi.Description,
         "Extension. Creates a SKU. `sku_id` (1 to 64 characters) is unique per site: an id in use on the site, " +
@@ -58,6 +64,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
     HttpApiEndpoint.get("getSku", "/skus/:id")
       .setPath(IdPath)
       .addSuccess(Sku)
+      .addError(onTheWire(SkuNotFound))
       .annotate(
         OpenApi.Description,
         "One SKU; `sku_group` is its group's id or null. Missing in the scope: 404 `SKU with id <id> not found`."
@@ -68,6 +75,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
       .setPath(IdPath)
       .setPayload(SkuUpdate)
       .annotate(ReadOnlyFields, skuRecord)
+      .addError(onTheWire(SkuExists))
       .annotate(
         OpenApi.Description,
         "An idempotent upsert for master-data sync: replaces every writable field of the SKU (an optional field " +
@@ -108,6 +116,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
     HttpApiEndpoint.get("getSkuGroup", "/skugroups/:id")
       .setPath(IdPath)
       .addSuccess(SkuGroup)
+      .addError(onTheWire(SkuGroupNotFound))
       .annotate(OpenApi.Description, `One group: \`{sku_group_id, description, client_id}\`. ${groupNotFound}`)
   )
   .add(
@@ -115,6 +124,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
       .setPath(IdPath)
       .setPayload(SkuGroupUpdate)
       .annotate(ReadOnlyFields, SkuGroup)
+      .addError(onTheWire(SkuGroupNotFound))
       .annotate(
         OpenApi.Description,
         "Sets the description. `sku_group_id`, when sent, must equal the path's id (400). The owner is fixed: a " +
@@ -124,6 +134,8 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
   .add(
     HttpApiEndpoint.del("deleteSkuGroup", "/skugroups/:id")
       .setPath(IdPath)
+      .addError(onTheWire(SkuGroupNotFound))
+      .addError(onTheWire(SkuGroupInUse))
       .annotate(
         OpenApi.Description,
         `204. A group that SKUs are in: 409 \`SKU group <id> is used by SKUs\`. ${groupNotFound}`

@@ -2,8 +2,9 @@
  * Wave definitions (§2.6, §4.6 of the API document).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListWindow, RecordIdFromPath, WaveDefinition, WaveDefinitionInput } from "@wms/core"
+import { ListWindow, RecordIdFromPath, WaveDefinition, WaveDefinitionInput, WaveDefinitionNotFound } from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -37,6 +38,7 @@ export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
     HttpApiEndpoint.get("getWaveDefinition", "/wave-definitions/:id")
       .setPath(IdPath)
       .addSuccess(WaveDefinition)
+      .addError(onTheWire(WaveDefinitionNotFound))
       .annotate(OpenApi.Description, `One wave definition, the same record as in the list. ${notFound}`)
   )
   .add(
@@ -44,6 +46,7 @@ export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
       .setPath(IdPath)
       .setPayload(WaveDefinitionInput)
       .annotate(ReadOnlyFields, WaveDefinition)
+      .addError(onTheWire(WaveDefinitionNotFound))
       .annotate(
         OpenApi.Description,
         "Replaces every writable field with the body, which is the same as on create: an absent `value` becomes " +
@@ -53,6 +56,7 @@ export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
   .add(
     HttpApiEndpoint.del("deleteWaveDefinition", "/wave-definitions/:id")
       .setPath(IdPath)
+      .addError(onTheWire(WaveDefinitionNotFound))
       .annotate(
         OpenApi.Description,
         `204. Waves created from the definition keep their criterion, value and pick type. ${notFound}`

@@ -3,8 +3,18 @@
  * reading it and its orders, claimsets, claims and tasks, and deleting it.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CreateWaveRequest, ListWindow, RecordIdFromPath, StartWaveRequest } from "@wms/core"
+import {
+  CreateWaveRequest,
+  ListWindow,
+  RecordIdFromPath,
+  StartWaveRequest,
+  WaveDefinitionNotFound,
+  WaveNotFound,
+  WavePickingStarted,
+  WaveStarted
+} from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 
 const NullableText = Schema.NullOr(Schema.String)
@@ -81,6 +91,7 @@ export class WavesApi extends HttpApiGroup.make("waves")
     HttpApiEndpoint.post("create", "/waves/create")
       .setPayload(CreateWaveRequest)
       .addSuccess(Schema.Struct({ message: Schema.String, wave_id: Schema.Number }))
+      .addError(onTheWire(WaveDefinitionNotFound))
       .annotate(
         OpenApi.Description,
         "Creates a wave from a definition, snapshotting its criterion, value and pick type, with every Released order of " +
@@ -93,6 +104,8 @@ export class WavesApi extends HttpApiGroup.make("waves")
     HttpApiEndpoint.post("start", "/waves/start")
       .setPayload(StartWaveRequest)
       .addSuccess(Schema.Struct({ message: Schema.String }))
+      .addError(onTheWire(WaveNotFound))
+      .addError(onTheWire(WaveStarted))
       .annotate(
         OpenApi.Description,
         "Allocates, in one transaction, every line of the wave's Released orders (by ship_by_date, order_date, order_id) " +
@@ -108,32 +121,47 @@ export class WavesApi extends HttpApiGroup.make("waves")
   .add(
     HttpApiEndpoint.get("get")`/waves/${id}`
       .addSuccess(WaveDetail)
+      .addError(onTheWire(WaveNotFound))
       .annotate(OpenApi.Description, "The wave with order_count, qty_ordered, qty_allocated and qty_short.")
   )
   .add(
     HttpApiEndpoint.del("remove")`/waves/${id}`
+      .addError(onTheWire(WaveNotFound))
+      .addError(onTheWire(WavePickingStarted))
       .annotate(
         OpenApi.Description,
         "Releases all the wave's allocation (Deallocate transactions, claims and tasks removed, orders back to Released) " +
           "and removes the wave. 204. Once picking has started: 409."
       )
   )
-  .add(HttpApiEndpoint.get("orders")`/waves/${id}/orders`.setUrlParams(ListWindow).addSuccess(Schema.Array(WaveOrder)))
+  .add(
+    HttpApiEndpoint.get("orders")`/waves/${id}/orders`
+      .setUrlParams(ListWindow)
+      .addSuccess(Schema.Array(WaveOrder))
+      .addError(onTheWire(WaveNotFound))
+  )
   .add(
     HttpApiEndpoint.get("claimsets")`/waves/${id}/claimsets`
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Claimset))
+      .addError(onTheWire(WaveNotFound))
       .annotate(
         OpenApi.Description,
         "Claimsets group claims by pick type: per order (claimset_break = order id), per wave (wave id), per customer " +
           "(customer name, `(geen klant)` without one), per carrier (carrier name, `(geen vervoerder)` without one)."
       )
   )
-  .add(HttpApiEndpoint.get("claims")`/waves/${id}/claims`.setUrlParams(ListWindow).addSuccess(Schema.Array(Claim)))
+  .add(
+    HttpApiEndpoint.get("claims")`/waves/${id}/claims`
+      .setUrlParams(ListWindow)
+      .addSuccess(Schema.Array(Claim))
+      .addError(onTheWire(WaveNotFound))
+  )
   .add(
     HttpApiEndpoint.get("tasks")`/waves/${id}/tasks`
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Task))
+      .addError(onTheWire(WaveNotFound))
       .annotate(OpenApi.Description, "The wave's open pick tasks; a task's id is its claim's id.")
   )
   .middleware(Authorization)

@@ -2,8 +2,9 @@
  * Webhooks (§2.10, §4.8, §6 of the API document; DECISIONS §8) and their delivery log (extension).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Delivery, ListWindow, RecordIdFromPath, Webhook, WebhookInput } from "@wms/core"
+import { Delivery, ListWindow, RecordIdFromPath, Webhook, WebhookInput, WebhookNotFound } from "@wms/core"
 import { Schema } from "effect"
+import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
 
@@ -40,6 +41,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("getWebhook", "/webhooks/:id")
       .setPath(IdPath)
       .addSuccess(Webhook)
+      .addError(onTheWire(WebhookNotFound))
       .annotate(
         OpenApi.Description,
         `One webhook; \`secret\` is null when it has none, \`created_at\` is YYYY-MM-DD HH:mm:ss. ${notFound}`
@@ -50,6 +52,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPath(IdPath)
       .setPayload(WebhookInput)
       .annotate(ReadOnlyFields, Webhook)
+      .addError(onTheWire(WebhookNotFound))
       .annotate(
         OpenApi.Description,
         `Replaces every field as on create: 204. ${fields} Deliveries still pending go to the new url; while ` +
@@ -59,6 +62,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.del("deleteWebhook", "/webhooks/:id")
       .setPath(IdPath)
+      .addError(onTheWire(WebhookNotFound))
       .annotate(OpenApi.Description, `Removes the webhook and its delivery log: 204. ${notFound}`)
   )
   .add(
@@ -66,6 +70,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPath(IdPath)
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Delivery))
+      .addError(onTheWire(WebhookNotFound))
       .annotate(
         OpenApi.Description,
         "Extension: the delivery log of the webhook, newest event first; optional `limit` and `offset`. Per event: " +

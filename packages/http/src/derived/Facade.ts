@@ -1,8 +1,9 @@
 /**
  * The engine for applications that do not use Effect: every operation of the API as a method that
- * returns a Promise. A failure rejects with the core's tagged error itself (`NotFound`,
- * `Conflict`, `InvalidInput`, `Forbidden`, `Unauthenticated`), so `instanceof` and `_tag` work
- * and `message` is the text the REST API would answer.
+ * returns a Promise. A failure rejects with the core's tagged error itself, with its data
+ * (`OrderNotFound { orderId }`, `WaveStarted { waveId }`, …, or `InvalidInput`, `Forbidden`,
+ * `Unauthenticated`), so `instanceof` and `_tag` work, `category` names its status family
+ * (`isNotFound(error)`), and `message` is the text the REST API would answer.
  *
  * ```ts
  * const wms = await createWarehouse({ database: "sqlite:./wms.db" })
