@@ -66,7 +66,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
 })
 
 function isTimeZone(zone: string): boolean {
-  // The default needs no check, and the first Intl.DateTimeFormat costs ~15 ms of start-up (time zone data).
+  // The default needs no check, and the first Intl.DateTimeFormat loads the time zone data at start-up.
   if (zone === "UTC") return true
   try {
     new Intl.DateTimeFormat("en", { timeZone: zone })

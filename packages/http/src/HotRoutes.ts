@@ -1,8 +1,8 @@
 /**
  * The three hottest routes, `GET /orders/:id`, `GET /orders` and `POST /orders`, answered straight
  * on node:http before the platform's `HttpApi` sees the request. On effect 3 the `HttpApi` stack
- * (its request wrapper, router, middleware chain and response conversion) costs 100 to 160 µs of
- * CPU a request, more than the engine's own work; this front costs a few µs and runs the same
+ * (its request wrapper, router, middleware chain and response conversion) costs more CPU a request
+ * than the engine's own work (README, Performance); this front costs little and runs the same
  * pieces in the same order: the declared endpoint's route, schemas, security and success status,
  * the security check (`actorOf`), the body's checks (`JsonBody`, `StrictBody`), the orders table's
  * entries, the error answers (`answerTo`), the access line and metrics (`recordRequest`). A request it does not recognize exactly goes to the
@@ -166,7 +166,7 @@ export const make = (options: AccessLogOptions) =>
       const encodeSuccess = endpoint.successSchema.ast.annotations[SentAsBuilt] === true
         ? Effect.succeed
         : Schema.encodeUnknown(endpoint.successSchema)
-      // Chained rather than a generator: on effect 3 each step of a generator costs about 1 µs.
+      // Chained rather than a generator, whose every step costs more on effect 3.
       return (
         request: IncomingMessage,
         response: ServerResponse,

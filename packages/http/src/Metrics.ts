@@ -26,8 +26,8 @@ const labelValue = (value: string) => value.replace(/\\/g, "\\\\").replace(/\n/g
 /**
  * `http_requests_total` and `http_request_duration_seconds`, counted in plain numbers and written
  * in the exposition format at each scrape. prom-client's counter and histogram validate and hash
- * their labels on every call, even through a labelled child: on the hot routes that was several
- * µs of a request.
+ * their labels on every call, even through a labelled child, which the hot routes felt (README,
+ * Performance).
  */
 const requestSeries = () => {
   const series = new Map<string, RouteSeries>()

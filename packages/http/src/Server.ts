@@ -58,8 +58,8 @@ const observedOf = (config: ServerConfig): AccessLog.AccessLogOptions => ({
   metrics: config.metrics ? Metrics.make() : undefined
 })
 
-// Unless traces are exported (`Tracing`), the server makes no spans: on effect 3 each costs 15-20
-// µs, and a request would open one for itself and one per SQL statement.
+// Unless traces are exported (`Tracing`), the server makes no spans: on effect 3 each is costly
+// (README, Performance), and a request would open one for itself and one per SQL statement.
 const api = (config: ServerConfig, observed: AccessLog.AccessLogOptions) => {
   const tracing = Option.isSome(config.otlpEndpoint)
   return HttpApiBuilder.serve((app) => AccessLog.middleware(observed)(bodyLimit(app))).pipe(

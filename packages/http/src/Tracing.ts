@@ -2,7 +2,8 @@
  * Traces of the bundled server, exported over OTLP/HTTP (JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT`
  * names a collector (`http://collector:4318`; spans go to `<endpoint>/v1/traces`): a span per
  * request from the HTTP server and one per SQL statement from @effect/sql. Without it the server
- * makes no spans at all: on effect 3 each costs 15 to 20 µs. The exporter is
+ * makes no spans at all: on effect 3 a span costs more than a hot route's own work (README,
+ * Performance). The exporter is
  * `@effect/opentelemetry`'s OTLP tracer, written on Effect alone (no OpenTelemetry SDK); it is an
  * optional peer dependency of `@wms/http`, loaded only when tracing is on.
  */
