@@ -140,10 +140,14 @@ const scopeOf = (principal, target) => {
   return target
 }
 
+// `Bearer` in any case, then the token; another scheme or a bare token carries no token.
+const bearerHeader = /^bearer[ \t]+(.*)$/i
+
 /** The caller: the token (401), then the `site` header (403). A declared body over 1 MiB is a 413 first. */
 const authenticate = async (request) => {
   if (request.method === "POST" && Number(request.headers["content-length"] ?? 0) > maxBodyBytes) throw bodyTooLarge
-  const token = (request.headers.authorization ?? "").slice(7).trim()
+  const bearer = bearerHeader.exec(request.headers.authorization ?? "")
+  const token = bearer === null ? "" : bearer[1].trim()
   if (token === "") throw missingToken
   const principal = await verify(token)
   const site = request.headers.site?.trim()
