@@ -94,6 +94,7 @@ const makeReader = (components: Readonly<Record<string, Node>>) => {
   const lengthNote = (node: Node) => {
     const { minLength, maxLength } = variants(node).values[0] ?? {}
     if (minLength !== undefined && maxLength !== undefined) return `${minLength} to ${maxLength} characters`
+    if (minLength === 1) return "not empty"
     if (minLength !== undefined) return `at least ${minLength} characters`
     if (maxLength !== undefined) return `at most ${maxLength} characters`
     return ""
@@ -151,7 +152,11 @@ const makeReader = (components: Readonly<Record<string, Node>>) => {
       : `${lead}\n\n${
         table(
           ["Field", "Type", "Notes"],
-          fields.map((row) => [code(row.name), row.type, [row.required ? "" : "may be absent", row.notes].filter((n) => n).join("; ")])
+          fields.map((row) => [
+            code(row.name),
+            row.type,
+            [row.required ? "" : "may be absent", row.notes].filter((n) => n).join("; ")
+          ])
         )
       }`
   }
@@ -275,7 +280,12 @@ export const apiReference = (intro: string): string => {
       ...(body === undefined ? [] : ["Request body: " + reader.shape(body, "request"), ""]),
       ...successes.flatMap(([status, response]) => {
         const schema = response.content?.["application/json"]?.schema as Node | undefined
-        return [schema === undefined ? `Success: ${status}, no body.` : `Success: ${status}. ${reader.shape(schema, "response")}`, ""]
+        return [
+          schema === undefined
+            ? `Success: ${status}, no body.`
+            : `Success: ${status}. ${reader.shape(schema, "response")}`,
+          ""
+        ]
       }),
       ...(errors.length === 0 ? [] : ["Errors:", "", errorTable(errors), ""])
     ].join("\n")
