@@ -61,6 +61,8 @@ export class WarehouseApi extends HttpApi.make("warehouse")
       "paths, queries and bodies alike (`2147483648` as an id: 400 `Invalid field <name>: must be an integer id`); " +
       "totals such as a wave's `qty_ordered` are 64-bit. Text with U+0000 is refused in every field (400 `Invalid " +
       "field <path>: must not contain NUL characters`), and so is a body nested more than 32 levels deep (400); a " +
-      "body over 1 MiB gets 413."
+      "body over 1 MiB gets 413. Every POST but /login takes an optional `Idempotency-Key` header (1 to 255 visible " +
+      "ASCII characters but `\"` and `\\`): a retry with the same key and the same request within 24 hours gets the " +
+      "first answer, with `Idempotent-Replayed: true`, and runs nothing; the key with another request is a 409."
   )
 {}

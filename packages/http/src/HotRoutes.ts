@@ -9,7 +9,7 @@
  * another route or method, a path segment the router would decode or refuse (`%`, `;`, `#`,
  * over 100 characters), a query with escapes, a body that is not JSON.
  */
-import { HttpApiError, type HttpApiEndpoint } from "@effect/platform"
+import { type HttpApiEndpoint, HttpApiError } from "@effect/platform"
 import { type Actor, Administration, InvalidInput, Orders } from "@wms/core"
 import { Effect, Exit, Option, ParseResult, Redacted, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
@@ -35,7 +35,7 @@ interface Input {
 }
 
 /** A route's handler, given the caller and what the endpoint's schemas decoded. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 type Handle = (actor: Actor, input: any) => Effect.Effect<unknown, unknown>
 
 // A path segment the router takes as it is: nothing it would decode (`%`) or cut at (`;`, `#`),
@@ -102,7 +102,11 @@ const readJson = (request: IncomingMessage, response: ServerResponse) =>
     request.once("error", () => finish(Effect.fail(new InvalidInput({ message: invalidJson }))))
   })
 
-const send = (response: ServerResponse, requestId: string, answer: FailureAnswer | { status: number; body?: unknown }) => {
+const send = (
+  response: ServerResponse,
+  requestId: string,
+  answer: FailureAnswer | { status: number; body?: unknown }
+) => {
   if (answer.body === undefined) {
     response.writeHead(answer.status, { "x-request-id": requestId })
     response.end()
@@ -127,7 +131,10 @@ export const make = (options: AccessLogOptions) =>
     const runtime = yield* Effect.runtime<never>()
     const actor = actorOf(yield* Tokens, yield* Administration)
     const handlers = hotOrderHandlers(yield* Orders)
-    const endpoints = WarehouseApi.groups.orders.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
+    const endpoints = WarehouseApi.groups.orders.endpoints as unknown as Record<
+      string,
+      HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+    >
 
     /** The steps of the platform's handler of `endpoint`: security, path, payload, query, handler, encoding. */
     const compile = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, handle: Handle) => {
@@ -152,16 +159,22 @@ export const make = (options: AccessLogOptions) =>
               const input: Input = {}
               let steps: Effect.Effect<Input, unknown> = Effect.succeed(input)
               if (decodePath !== undefined) {
-                steps = Effect.flatMap(steps, () => Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
+                steps = Effect.flatMap(steps, () =>
+                  Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
               }
               if (decodePayload !== undefined) {
                 steps = Effect.flatMap(steps, () =>
-                  Effect.map(Effect.flatMap(readJson(request, response), decodePayload), (decoded) => (input.payload = decoded, input)))
+                  Effect.map(
+                    Effect.flatMap(readJson(request, response), decodePayload),
+                    (decoded) => (input.payload = decoded, input)
+                  ))
               }
               if (decodeUrlParams !== undefined) {
-                steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
+                steps = Effect.flatMap(steps, () =>
+                  Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
               }
-              return Effect.flatMap(steps, (decoded) => handle(caller, decoded))
+              return Effect.flatMap(steps, (decoded) =>
+                handle(caller, decoded))
             }),
             Effect.flatMap(encodeSuccess),
             Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
@@ -188,10 +201,14 @@ export const make = (options: AccessLogOptions) =>
           return recordRequest(options, { method, url, requestId, started }, response.statusCode)
         }
         const failure = answerTo(exit.cause, method, url)
-        if (failure === "interrupted") return response.destroy()
+        if (failure === "interrupted") {
+          return response.destroy()
+        }
         // The one log line of these routes, so the only one that needs the request id.
         if (failure === "unexpected") {
-          runCallback(Effect.logError("Unexpected failure", exit.cause).pipe(Effect.annotateLogs("request_id", requestId)))
+          runCallback(
+            Effect.logError("Unexpected failure", exit.cause).pipe(Effect.annotateLogs("request_id", requestId))
+          )
         }
         send(response, requestId, failure === "unexpected" ? unexpectedAnswer : failure)
         recordRequest(options, { method, url, requestId, started }, response.statusCode)
@@ -207,12 +224,19 @@ export const make = (options: AccessLogOptions) =>
       if (path === "/orders") {
         if (request.method === "GET") {
           const query = queryAt < 0 ? "" : url.slice(queryAt + 1)
-          if (!plainQuery.test(query)) return false
+          if (!plainQuery.test(query)) {
+            return false
+          }
           return answer(request, response, run.listOrders(request, response, {}, parseQuery(query)))
         }
-        if (request.method !== "POST") return false
+        // A keyed write is the `HttpApi`'s: its answer is kept with the write (`Idempotency`).
+        if (request.method !== "POST" || request.headers["idempotency-key"] !== undefined) {
+          return false
+        }
         const contentType = request.headers["content-type"]
-        if (contentType && !contentType.toLowerCase().includes("application/json")) return false
+        if (contentType && !contentType.toLowerCase().includes("application/json")) {
+          return false
+        }
         if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) {
           return answer(request, response, Effect.fail(payloadTooLarge))
         }
@@ -220,7 +244,9 @@ export const make = (options: AccessLogOptions) =>
       }
       if (request.method === "GET" && path.startsWith("/orders/")) {
         const id = path.slice(8)
-        if (!plainSegment.test(id)) return false
+        if (!plainSegment.test(id)) {
+          return false
+        }
         return answer(request, response, run.getOrder(request, response, { id }, {}))
       }
       return false

@@ -5,25 +5,26 @@
 import { HttpApiBuilder, type HttpApp, type HttpRouter, HttpServerRequest } from "@effect/platform"
 import type { Actor, Forbidden, Unauthenticated } from "@wms/core"
 import { Effect, Layer } from "effect"
+import { WarehouseApi } from "./Api.js"
 import { Authorization } from "./api/Security.js"
 import { bodyLimit } from "./BodyLimit.js"
-import { WarehouseApi } from "./Api.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { AdminHandlers } from "./handlers/AdminHandlers.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
 import { CarriersHandlers } from "./handlers/CarriersHandlers.js"
 import { InventoryHandlers } from "./handlers/InventoryHandlers.js"
-import { ReceivingHandlers } from "./handlers/ReceivingHandlers.js"
 import { OrdersHandlers } from "./handlers/OrdersHandlers.js"
 import { CustomersHandlers, SuppliersHandlers } from "./handlers/PartnersHandlers.js"
 import { PickingHandlers } from "./handlers/PickingHandlers.js"
 import { PreAdvicesHandlers } from "./handlers/PreAdvicesHandlers.js"
+import { ReceivingHandlers } from "./handlers/ReceivingHandlers.js"
 import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { PickMethodsHandlers, SkuGroupsHandlers, SkusHandlers } from "./handlers/SkusHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { WaveDefinitionsHandlers } from "./handlers/WaveDefinitionsHandlers.js"
 import { WavesHandlers } from "./handlers/WavesHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
+import * as Idempotency from "./Idempotency.js"
 
 /** The handlers of every group. */
 const handlers = Layer.mergeAll(
@@ -46,15 +47,13 @@ const handlers = Layer.mergeAll(
   WebhooksHandlers
 )
 
-const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) =>
-  HttpApiBuilder.api(WarehouseApi).pipe(
+const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) => {
+  const security = Layer.merge(AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)), TokenAuthenticationLive)
+  return HttpApiBuilder.api(WarehouseApi).pipe(
     Layer.provide(handlers),
-    Layer.provide([
-      AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)),
-      TokenAuthenticationLive,
-      ErrorResponses.layer
-    ])
+    Layer.provide([security, ErrorResponses.layer, Idempotency.layer.pipe(Layer.provide(security))])
   )
+}
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
 export const layer = withAuthorization(AuthorizationLive)

@@ -1,8 +1,9 @@
-import { assert, describe, it, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, describe, it, layer } from "@effect/vitest"
 import {
   Client,
   ClientId,
+  IdempotencyRepository,
   OrderRepository,
   type Scope,
   SettingRepository,
@@ -21,7 +22,8 @@ import { onBothStores } from "../../../testing/databases.js"
 
 const stores = onBothStores((db) => db.kind === "sqlite" ? SqliteStore.layer(db) : PgStore.layer(db))
 
-const site = (id: string, fulfillment = false) => new Site({ site_id: SiteId.make(id), name: `Site ${id}`, fulfillment })
+const site = (id: string, fulfillment = false) =>
+  new Site({ site_id: SiteId.make(id), name: `Site ${id}`, fulfillment })
 
 const scopeOf = (siteId: string, clientId: string | null): Scope => ({
   site_id: SiteId.make(siteId),
@@ -183,6 +185,35 @@ for (const [label, store] of stores) {
         const repo = yield* SettingRepository
         assert.strictEqual(yield* repo.getOrInsert("key", () => "first"), "first")
         assert.strictEqual(yield* repo.getOrInsert("key", () => "second"), "first")
+      }))
+
+    it.effect("keeps a key's request and answer per caller, taken anew once expired, forgotten when old", () =>
+      Effect.gen(function*() {
+        const repo = yield* IdempotencyRepository
+        const { atomically } = yield* Transactor
+        const [alice, bob] = [UserId.make("alice"), UserId.make("bob")]
+        const at = (hour: number) => `2030-01-01T${String(hour).padStart(2, "0")}:00:00.000Z`
+        const claim = (userId: UserId, requestHash: string, hour: number) =>
+          repo.claim({ userId, key: "k-1", requestHash, claimedAt: at(hour) }, at(hour - 1))
+        const answer = {
+          status: 201,
+          headers: { "content-type": "application/json", location: "/x/1" },
+          body: "{\"id\":1}"
+        }
+        yield* atomically(Effect.gen(function*() {
+          assert.isTrue(Option.isNone(yield* claim(alice, "h1", 10)))
+          yield* repo.keep(alice, "k-1", answer)
+        }))
+        assert.deepStrictEqual(yield* atomically(claim(alice, "h2", 10)), Option.some({ requestHash: "h1", answer }))
+        assert.isTrue(Option.isNone(yield* atomically(claim(bob, "h1", 10))))
+        yield* atomically(repo.keep(bob, "k-1", { status: 204, headers: {}, body: null }))
+        // Used at 10:00, the key has expired for a claim that counts from after 10:00.
+        assert.isTrue(Option.isNone(yield* atomically(claim(alice, "h3", 12))))
+        yield* atomically(repo.keep(alice, "k-1", answer))
+        yield* atomically(repo.forgetBefore(at(11)))
+        assert.isTrue(Option.isNone(yield* atomically(claim(bob, "h1", 10))))
+        const kept = yield* atomically(claim(alice, "h4", 12))
+        assert.strictEqual(Option.getOrThrow(kept).requestHash, "h3")
       }))
 
     it.effect("rolls a failed transaction back whole", () =>
