@@ -224,7 +224,7 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual(yield* stockOf(sku), 2)
       }))
 
-    it.effect("a key is its caller's; a request its security refuses keeps none; /login ignores the header", () =>
+    it.effect("a key is its caller's; a request its security refuses keeps none; /login and reads ignore the header", () =>
       Effect.gen(function*() {
         const api = yield* Api
         const request = yield* keyed
@@ -277,6 +277,29 @@ for (const [label, server] of serverOnBothStores) {
           })
           assert.deepStrictEqual([login.status, replayed(login)], [200, false])
         }
+        // Reads ignore the header.
+        for (let i = 0; i < 2; i++) {
+          const read = yield* request("GET", "/inventory/overview", key)
+          assert.deepStrictEqual([read.status, replayed(read)], [200, false])
+        }
+        // A route that needs a token but no site: the token's user is the caller. The change ends the
+        // clerk's tokens, so its retry is refused before the key is looked at.
+        const change = { current_password: "clerk-password", new_password: "clerk-password-2" }
+        const changeKey = { "idempotency-key": unique("key") }
+        const changed = yield* api.request("POST", "/users/me/password", {
+          token: clerk,
+          body: change,
+          headers: changeKey
+        })
+        assert.deepStrictEqual(answer(changed), [204, undefined, false])
+        const retried = yield* api.request("POST", "/users/me/password", {
+          token: clerk,
+          body: change,
+          headers: changeKey
+        })
+        assert.deepStrictEqual(answer(retried), [401, "Authorization token not valid", false])
+        const rows = yield* keyRows
+        assert.strictEqual(rows.filter((row) => row.idempotency_key === changeKey["idempotency-key"]).length, 1)
       }))
 
     it.effect("concurrent requests with one key: one runs, the others wait for it and get its answer", () =>
