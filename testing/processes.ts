@@ -127,6 +127,7 @@ export interface CallResult {
   readonly status: number
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly body: any
+  readonly headers: Record<string, string>
 }
 
 /**
@@ -137,7 +138,12 @@ export const call = (
   server: ServerProcess,
   method: "GET" | "POST" | "PUT" | "DELETE",
   path: string,
-  options: { readonly token?: string; readonly site?: string; readonly body?: unknown } = {}
+  options: {
+    readonly token?: string
+    readonly site?: string
+    readonly body?: unknown
+    readonly headers?: Record<string, string>
+  } = {}
 ) =>
   Effect.promise(async (): Promise<CallResult> => {
     try {
@@ -146,7 +152,8 @@ export const call = (
         headers: {
           ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
           ...(options.site === undefined ? {} : { site: options.site }),
-          ...(options.body === undefined ? {} : { "content-type": "application/json" })
+          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+          ...options.headers
         },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: AbortSignal.timeout(30_000)
@@ -158,8 +165,8 @@ export const call = (
       } catch {
         // Not JSON: kept as text for the report.
       }
-      return { status: response.status, body }
+      return { status: response.status, body, headers: Object.fromEntries(response.headers) }
     } catch (error) {
-      return { status: 0, body: String(error) }
+      return { status: 0, body: String(error), headers: {} }
     }
   })

@@ -26,6 +26,7 @@ export const testConfig = (databaseUrl: string) => ({
   loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 50, windowSeconds: 900 },
   accessLog: false,
   metrics: true,
+  metricsToken: Option.none(),
   logLevel: LogLevel.Info,
   otlpEndpoint: Option.none(),
   serviceName: "wms",
@@ -48,12 +49,16 @@ export interface RequestOptions {
 export interface TestResponse {
   readonly status: number
   readonly headers: Record<string, string>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   readonly body: any
 }
 
 export class Api extends Context.Tag("testing/Api")<Api, {
-  readonly request: (method: "GET" | "POST" | "PUT" | "DELETE", path: string, options?: RequestOptions) => Effect.Effect<TestResponse>
+  readonly request: (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    options?: RequestOptions
+  ) => Effect.Effect<TestResponse>
   /** Logs in and returns the token. */
   readonly login: (email?: string, password?: string) => Effect.Effect<string>
   /** The userId of the bootstrap admin, for tokens a test signs itself. */

@@ -5,8 +5,9 @@
  *
  *   node packages/http/bundle.js
  *
- * better-sqlite3 (a native addon) and pg-native (optional, not installed) stay external and are
- * loaded from node_modules. Scalar's script (3.3 MB, the `/docs` page) is written beside the bundle
+ * Both stores are inside: `Store.ts` imports each by its name as written, which esbuild follows,
+ * and runs the one the database URL names. better-sqlite3 (a native addon) and pg-native
+ * (optional, not installed) stay external and are loaded from node_modules. Scalar's script (3.3 MB, the `/docs` page) is written beside the bundle
  * as `server.bundle.scalar.js` and read as text at start: as a string literal in the bundle, V8
  * scans it at every start. Both files are written beside and renamed into place, so a server
  * starting meanwhile (tests spawn the bundle while `npm start` rebuilds it) reads a whole file.

@@ -87,3 +87,6 @@ export * from "./webhooks/Webhooks.js"
 export * from "./webhooks/WebhookDelivery.js"
 export * from "./webhooks/WebhookRepository.js"
 export * from "./webhooks/WebhookTargets.js"
+
+export * from "./idempotency/Idempotency.js"
+export * from "./idempotency/IdempotencyRepository.js"

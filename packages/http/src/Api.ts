@@ -55,7 +55,10 @@ export class WarehouseApi extends HttpApi.make("warehouse")
       "handling=strict` (RFC 7240) a field that the record does not have is 400 `Unknown field <path>` (the " +
       "record's read-only fields, as a GET shows them, are still ignored), and the answer carries " +
       "`Preference-Applied: handling=strict`. `Authorization` holds `Bearer` (in any case), whitespace and the " +
-      "token; no header, another scheme or no token is 401 `Missing authorization token`."
+      "token; no header, another scheme or no token is 401 `Missing authorization token`. " +
+      "Every POST but /login takes an optional `Idempotency-Key` header (1 to 255 visible " +
+      "ASCII characters but `\"` and `\\`): a retry with the same key and the same request within 24 hours gets the " +
+      "first answer, with `Idempotent-Replayed: true`, and runs nothing; the key with another request is a 409."
   )
   .annotate(OpenApi.Transform, documentBodies)
 {}

@@ -20,6 +20,8 @@ export interface ServerConfig {
   readonly accessLog: boolean
   /** `GET /metrics` for Prometheus (`WMS_METRICS`). */
   readonly metrics: boolean
+  /** The bearer token `GET /metrics` needs (`WMS_METRICS_TOKEN`); none needed when absent. */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
   /** The least severe level logged (`WMS_LOG_LEVEL`); access lines are not affected. */
   readonly logLevel: LogLevel.LogLevel
   /** Where traces go over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); none when absent. */
@@ -59,6 +61,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   }),
   accessLog: Config.boolean("WMS_ACCESS_LOG").pipe(Config.withDefault(true)),
   metrics: Config.boolean("WMS_METRICS").pipe(Config.withDefault(true)),
+  metricsToken: Config.option(Config.redacted(Config.nonEmptyString("WMS_METRICS_TOKEN"))),
   logLevel: Config.logLevel("WMS_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   otlpEndpoint: Config.option(Config.nonEmptyString("OTEL_EXPORTER_OTLP_ENDPOINT")),
   serviceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("wms")),

@@ -83,14 +83,16 @@ export const unexpectedAnswer = message(500, "Internal server error")
 export const responseOf = (answer: FailureAnswer) =>
   HttpServerResponse.unsafeJson(answer.body, { status: answer.status, headers: answer.headers })
 
-const responseFor = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
-  const answer = answerTo(cause, request.method, request.url)
-  if (answer === "interrupted") return Effect.interrupt
-  if (answer === "unexpected") return Effect.as(Effect.logError("Unexpected failure", cause), responseOf(unexpectedAnswer))
-  return Effect.succeed(responseOf(answer))
-}
+/** The response to the request's failure with `cause`; a 500 is logged. Shared with `Idempotency`. */
+export const responseFor = (cause: Cause.Cause<unknown>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const answer = answerTo(cause, request.method, request.url)
+    if (answer === "interrupted") return Effect.interrupt
+    if (answer === "unexpected") {
+      return Effect.as(Effect.logError("Unexpected failure", cause), responseOf(unexpectedAnswer))
+    }
+    return Effect.succeed(responseOf(answer))
+  })
 
 /** The API-level middleware that answers every failure as `{message}`. */
-export const layer = HttpApiBuilder.middleware((app) =>
-  Effect.catchAllCause(app, (cause) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => responseFor(request, cause)))
-)
+export const layer = HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, responseFor))

@@ -179,7 +179,8 @@ export const make = (options: AccessLogOptions) =>
               const input: Input = {}
               let steps: Effect.Effect<Input, unknown> = Effect.succeed(input)
               if (decodePath !== undefined) {
-                steps = Effect.flatMap(steps, () => Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
+                steps = Effect.flatMap(steps, () =>
+                  Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
               }
               if (decodePayload !== undefined) {
                 const checkThenDecode = prefersStrict(request.headers.prefer as string | undefined)
@@ -192,7 +193,8 @@ export const make = (options: AccessLogOptions) =>
                   ))
               }
               if (decodeUrlParams !== undefined) {
-                steps = Effect.flatMap(steps, () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
+                steps = Effect.flatMap(steps, () =>
+                  Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
               }
               // What the endpoint's own schemas decoded is what its entry takes.
               return Effect.flatMap(steps, (decoded) => entry(caller, decoded as never))
@@ -253,6 +255,8 @@ export const make = (options: AccessLogOptions) =>
           query = parseQuery(text)
         }
         if (hasBody) {
+          // A keyed write is the `HttpApi`'s: its answer is kept with the write (`Idempotency`).
+          if (request.headers["idempotency-key"] !== undefined) return false
           if (!isJson(request.headers["content-type"])) return false
           if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) {
             return answer(request, response, success, Effect.fail(payloadTooLarge))

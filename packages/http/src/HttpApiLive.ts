@@ -14,6 +14,7 @@ import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } fr
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { toHttpApi } from "./handlers/Table.js"
 import { tables } from "./handlers/Tables.js"
+import * as Idempotency from "./Idempotency.js"
 
 /** The handlers of every group: those that need no caller, and the features' tables. */
 const handlers = Layer.mergeAll(
@@ -36,15 +37,13 @@ const handlers = Layer.mergeAll(
   toHttpApi("webhooks", tables.webhooks)
 )
 
-const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) =>
-  HttpApiBuilder.api(WarehouseApi).pipe(
+const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) => {
+  const security = Layer.merge(AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)), TokenAuthenticationLive)
+  return HttpApiBuilder.api(WarehouseApi).pipe(
     Layer.provide(handlers),
-    Layer.provide([
-      AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)),
-      TokenAuthenticationLive,
-      ErrorResponses.layer
-    ])
+    Layer.provide([security, ErrorResponses.layer, Idempotency.layer.pipe(Layer.provide(security))])
   )
+}
 
 /** Needs the warehouse services (`Warehouse.layer`) and `Tokens`. */
 export const layer = withAuthorization(AuthorizationLive)

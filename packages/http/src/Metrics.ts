@@ -4,10 +4,13 @@
  * deliveries waiting and failed, read from the database at each scrape. `GET /metrics` serves
  * them in the text exposition format.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { createHash, timingSafeEqual } from "node:crypto"
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client"
+import { responseOf } from "./ErrorResponses.js"
+import { invalidToken, missingToken } from "./Tokens.js"
 
 const durationBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -62,7 +65,9 @@ const requestSeries = () => {
         "# TYPE http_request_duration_seconds histogram"
       ]
       for (const one of series.values()) {
-        for (const [status, count] of one.statuses) requests.push(`http_requests_total{${one.labels},status="${status}"} ${count}`)
+        for (const [status, count] of one.statuses) {
+          requests.push(`http_requests_total{${one.labels},status="${status}"} ${count}`)
+        }
         let cumulative = 0
         one.buckets.forEach((count, i) => {
           cumulative += count
@@ -99,18 +104,42 @@ export const make = () => {
 
 export type Metrics = ReturnType<typeof make>
 
-/** `GET /metrics` on the API's router: no token, like `/health`. */
-export const route = (metrics: Metrics) =>
-  HttpApiBuilder.Router.use((router) => Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const countDeliveries = sql<{ status: string; n: number }>`SELECT status, CAST(count(*) AS INTEGER) AS n
+const digest = (text: string) => createHash("sha256").update(text).digest()
+
+/**
+ * Why an `authorization` header does not carry `Bearer <token>`, or undefined when it does. Compared
+ * as SHA-256 digests in constant time, so that neither the time taken nor the lengths tell how much
+ * of a guess was right.
+ */
+export const refusal = (token: Redacted.Redacted, header: string | undefined): string | undefined => {
+  if (header === undefined || header.trim() === "") return missingToken.message
+  return timingSafeEqual(digest(header), digest(`Bearer ${Redacted.value(token)}`)) ? undefined : invalidToken.message
+}
+
+/**
+ * `GET /metrics` on the API's router: with `token`, only for `Authorization: Bearer <token>` (else
+ * 401 `{message}`); without, for anyone, like `/health`.
+ */
+export const route = (metrics: Metrics, token: Option.Option<Redacted.Redacted>) =>
+  HttpApiBuilder.Router.use((router) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const countDeliveries = sql<{ status: string; n: number }>`SELECT status, CAST(count(*) AS INTEGER) AS n
       FROM deliveries WHERE status IN ('pending', 'failed') GROUP BY status`
-    yield* router.get("/metrics", Effect.gen(function*() {
-      const counts = yield* Effect.orElseSucceed(countDeliveries, () => [])
-      for (const status of ["pending", "failed"]) {
-        metrics.deliveries.set({ status }, counts.find((row) => row.status === status)?.n ?? 0)
-      }
-      const text = yield* Effect.promise(metrics.text)
-      return HttpServerResponse.text(text, { contentType: metrics.contentType })
-    }))
-  }))
+      const serve = Effect.gen(function*() {
+        const counts = yield* Effect.orElseSucceed(countDeliveries, () => [])
+        for (const status of ["pending", "failed"]) {
+          metrics.deliveries.set({ status }, counts.find((row) => row.status === status)?.n ?? 0)
+        }
+        const text = yield* Effect.promise(metrics.text)
+        return HttpServerResponse.text(text, { contentType: metrics.contentType })
+      })
+      yield* router.get(
+        "/metrics",
+        Option.isNone(token) ? serve : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const refused = refusal(token.value, request.headers.authorization)
+          return refused === undefined ? serve : Effect.succeed(responseOf({ status: 401, body: { message: refused } }))
+        })
+      )
+    })
+  )

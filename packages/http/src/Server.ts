@@ -11,11 +11,11 @@ import type { Server } from "node:http"
 import * as AccessLog from "./AccessLog.js"
 import { bodyLimit, createNodeServer } from "./BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
-import * as Readiness from "./Readiness.js"
 import * as HotRoutes from "./HotRoutes.js"
 import * as HttpApiLive from "./HttpApiLive.js"
 import * as LoginThrottle from "./LoginThrottle.js"
 import * as Metrics from "./Metrics.js"
+import * as Readiness from "./Readiness.js"
 import * as Tokens from "./Tokens.js"
 import * as Tracing from "./Tracing.js"
 import * as Warehouse from "./Warehouse.js"
@@ -36,7 +36,9 @@ const bootstrap = (config: ServerConfig) =>
     yield* Option.match(generatedPassword, {
       onNone: () => Effect.logInfo(`Created site ${config.bootstrapSite} and admin ${email}`),
       onSome: (password) =>
-        Effect.logWarning(`Created site ${config.bootstrapSite} and admin ${email} with password ${password} (shown once)`)
+        Effect.logWarning(
+          `Created site ${config.bootstrapSite} and admin ${email} with password ${password} (shown once)`
+        )
     })
   }))
 
@@ -67,7 +69,7 @@ const api = (config: ServerConfig, observed: AccessLog.AccessLogOptions) => {
     Layer.provide(Tracing.layer(config)),
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(observed.metrics === undefined ? Layer.empty : Metrics.route(observed.metrics)),
+    Layer.provide(observed.metrics === undefined ? Layer.empty : Metrics.route(observed.metrics, config.metricsToken)),
     Layer.provide(HttpApiLive.layer),
     Layer.provide(Layer.succeed(LoginThrottle.LoginThrottleOptionsRef, config.loginThrottle))
   )

@@ -77,6 +77,29 @@ describe("logs and metrics of the bundled server", () => {
       assert.include(traces, "SELECT 1")
     }), { timeout: 60_000 })
 
+  it.scopedLive("WMS_METRICS_TOKEN: /metrics answers only Authorization: Bearer <that token>, others 401", () =>
+    Effect.gen(function*() {
+      const file = yield* freshSqliteFile
+      const token = "scrape-secret"
+      const server = yield* startProcess({ env: { WMS_DATABASE_URL: `sqlite:${file}`, WMS_METRICS_TOKEN: token } })
+      const metrics = (authorization?: string) =>
+        get(`${server.url}/metrics`, authorization === undefined ? {} : { authorization })
+      const missing = yield* metrics()
+      assert.deepStrictEqual([missing.status, JSON.parse(missing.text)], [401, { message: "Missing authorization token" }])
+      for (const wrong of [`Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `bearer ${token}`, token, "Bearer "]) {
+        const refused = yield* metrics(wrong)
+        assert.deepStrictEqual(
+          [refused.status, JSON.parse(refused.text)],
+          [401, { message: "Authorization token not valid" }],
+          wrong
+        )
+      }
+      const scraped = yield* metrics(`Bearer ${token}`)
+      assert.strictEqual(scraped.status, 200)
+      assert.include(scraped.text, `http_requests_total{method="GET",route="/metrics",status="401"} 6`)
+      assert.strictEqual((yield* get(`${server.url}/health`)).status, 200)
+    }), { timeout: 60_000 })
+
   it.scopedLive("WMS_ACCESS_LOG=false and WMS_METRICS=false switch the access lines and /metrics off", () =>
     Effect.gen(function*() {
       const file = yield* freshSqliteFile

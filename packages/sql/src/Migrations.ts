@@ -353,6 +353,24 @@ const userSessions = Effect.gen(function*() {
   yield* sql`ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0`
 })
 
+// Idempotency keys (the `Idempotency-Key` header): a caller's key with the request that used it
+// (a hash) and the answer it got, for 24 hours. The answer columns are set in the transaction that
+// inserts the row, so a committed row always has them. Old rows go by `created_at`.
+const idempotencyKeys = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE idempotency_keys (
+    user_id TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status INTEGER,
+    headers TEXT,
+    body TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, idempotency_key)
+  )`
+  yield* sql`CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -362,5 +380,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0030_events": events,
   "0040_picking": picking,
   "0060_webhooks": webhooks,
-  "0070_user_sessions": userSessions
+  "0070_user_sessions": userSessions,
+  "0080_idempotency_keys": idempotencyKeys
 }

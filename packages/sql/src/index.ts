@@ -8,6 +8,7 @@ import "@wms/core"
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
 import * as SqlEventPublisher from "./SqlEventPublisher.js"
+import * as SqlIdempotencyRepository from "./SqlIdempotencyRepository.js"
 import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
 import * as SqlOrderRepository from "./SqlOrderRepository.js"
@@ -44,5 +45,6 @@ export const repositories = Layer.mergeAll(
   SqlWaveRepository.layer,
   SqlPickingRepository.layer,
   SqlEventPublisher.layer,
-  SqlWebhookRepository.layer
+  SqlWebhookRepository.layer,
+  SqlIdempotencyRepository.layer
 )
