@@ -28,6 +28,8 @@ export default tseslint.config(
       "@typescript-eslint/no-namespace": "off",
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // The SQLite store declares the part of better-sqlite3 it uses and references it by path.
+      "@typescript-eslint/triple-slash-reference": ["error", { path: "always", types: "never", lib: "never" }],
       "@effect/dprint": ["error", {
         config: {
           indentWidth: 2,

@@ -11,7 +11,9 @@ import pg from "pg"
 /** One autocannon run in its own process (`http/load.js`); resolves with its figures. */
 export const load = (options) =>
   new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL("http/load.js", import.meta.url)), { stdio: ["ignore", "ignore", "inherit", "ipc"] })
+    const child = fork(fileURLToPath(new URL("http/load.js", import.meta.url)), {
+      stdio: ["ignore", "ignore", "inherit", "ipc"]
+    })
     child.once("message", (message) => (message.error ? reject(new Error(message.error)) : resolve(message.figures)))
     child.once("error", reject)
     child.send(options)

@@ -49,8 +49,7 @@ const runHttpBench = () =>
     })
     child.on("error", reject)
     child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(readFileSync(output, "utf8"))) : reject(new Error(`bench/http.js exit ${code}`))
-    )
+      code === 0 ? resolve(JSON.parse(readFileSync(output, "utf8"))) : reject(new Error(`bench/http.js exit ${code}`)))
   })
 
 const main = async () => {
@@ -109,8 +108,21 @@ const main = async () => {
 /** The wave tables, the notes under them. */
 const printWaves = (report) => {
   console.log(table(
-    ["wave", "lines", "claims", "rows", "create ms", "start ms", "rows/s", "bound ms", "bound rows/s", "ratio",
-      "target", "cpu ratio", "peak RSS MiB"],
+    [
+      "wave",
+      "lines",
+      "claims",
+      "rows",
+      "create ms",
+      "start ms",
+      "rows/s",
+      "bound ms",
+      "bound rows/s",
+      "ratio",
+      "target",
+      "cpu ratio",
+      "peak RSS MiB"
+    ],
     report.wave.map((row) => [
       row.store,
       row.lines,
@@ -131,8 +143,16 @@ const printWaves = (report) => {
     console.log()
     console.log(table(
       ["wave scaling", "lines ×", "start time ×", "target", "start cpu ×", "bound time ×"],
-      report.wave_scaling.map((row) => [row.store, row.lines_factor, row.start_time_factor,
-        `≤ ${waveTargets.scaling}× ${row.verdict}`, row.start_cpu_factor, row.lower_bound_time_factor])
+      report.wave_scaling.map((
+        row
+      ) => [
+        row.store,
+        row.lines_factor,
+        row.start_time_factor,
+        `≤ ${waveTargets.scaling}× ${row.verdict}`,
+        row.start_cpu_factor,
+        row.lower_bound_time_factor
+      ])
     ))
   }
   for (const note of report.wave_notes) console.log(`\n${note}`)

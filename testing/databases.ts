@@ -55,8 +55,9 @@ export const freshSqliteFile = Effect.acquireRelease(
 
 /** Builds a layer from a fresh database of each kind: `[label, layer]` pairs for `it.layer`. */
 export const onBothStores = <A, E, R>(
-  make: (database: { readonly kind: "sqlite"; readonly filename: string } | { readonly kind: "pg"; readonly url: string }) =>
-    Layer.Layer<A, E, R>
+  make: (
+    database: { readonly kind: "sqlite"; readonly filename: string } | { readonly kind: "pg"; readonly url: string }
+  ) => Layer.Layer<A, E, R>
 ) =>
   [
     ["sqlite", Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) => make({ kind: "sqlite", filename })))],

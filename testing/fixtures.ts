@@ -28,12 +28,10 @@ const insertPartner = (table: "customers" | "suppliers", fields: PartnerFields) 
   }).pipe(Effect.orDie)
 
 /** Writes a customer; returns its id. */
-export const insertCustomer = (fields: PartnerFields) =>
-  insertPartner("customers", fields)
+export const insertCustomer = (fields: PartnerFields) => insertPartner("customers", fields)
 
 /** Writes a supplier; returns its id. */
-export const insertSupplier = (fields: PartnerFields) =>
-  insertPartner("suppliers", fields)
+export const insertSupplier = (fields: PartnerFields) => insertPartner("suppliers", fields)
 
 /** Writes a carrier of the site; returns its id. */
 export const insertCarrier = (fields: { readonly site_id?: string; readonly name: string }) =>

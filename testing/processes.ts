@@ -125,7 +125,7 @@ export const startServer = (databaseUrl: string, env: Record<string, string> = {
 
 export interface CallResult {
   readonly status: number
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   readonly body: any
   readonly headers: Record<string, string>
 }

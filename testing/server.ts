@@ -77,8 +77,7 @@ export const apiLayer = Layer.effect(
         if (options.site !== undefined) req = HttpClientRequest.setHeader(req, "site", options.site)
         if (options.rawBody !== undefined) {
           req = HttpClientRequest.bodyText(req, options.rawBody, options.contentType ?? "application/json")
-        }
-        else if (options.body !== undefined) req = yield* HttpClientRequest.bodyJson(req, options.body)
+        } else if (options.body !== undefined) req = yield* HttpClientRequest.bodyJson(req, options.body)
         const response = yield* client.execute(req)
         const text = yield* response.text
         return {

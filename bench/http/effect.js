@@ -5,7 +5,14 @@
  * is the framework's alone; the bundled server cannot beat it. `node bench/http/effect.js` with
  * `PORT` and `WMS_DATABASE_URL`.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpMiddleware,
+  HttpServerResponse
+} from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Schema } from "effect"
 import { createServer } from "node:http"

@@ -73,10 +73,16 @@ app.setErrorHandler((error, _request, reply) => {
 })
 
 app.get("/health", async () => ({ status: "ok" }))
-app.get("/orders", { schema: { response: { 200: { type: "array", items: order }, ...errors } } },
-  (request) => store.listOrders(request.headers.site))
-app.get("/orders/:id", { schema: { response: { 200: order, ...errors } } },
-  (request) => store.getOrder(request.headers.site, request.params.id))
+app.get(
+  "/orders",
+  { schema: { response: { 200: { type: "array", items: order }, ...errors } } },
+  (request) => store.listOrders(request.headers.site)
+)
+app.get(
+  "/orders/:id",
+  { schema: { response: { 200: order, ...errors } } },
+  (request) => store.getOrder(request.headers.site, request.params.id)
+)
 app.post("/orders", { schema: { body: newOrder, response: errors } }, async (request, reply) => {
   await store.createOrder(request.headers.site, validateOrder(request.body))
   return reply.status(204).send()

@@ -24,6 +24,9 @@ process.once("message", ({ url, headers, connections, durationS, method, path, b
       setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...body, order_id: `${prefix}-${++n}` }) })
     }
   const headersOf = body === undefined ? headers : { ...headers, "content-type": "application/json" }
-  autocannon({ url, connections, duration: durationS, headers: headersOf, requests: [request] }, (error, result) =>
-    process.send(error ? { error: String(error) } : { figures: figures(result) }, () => process.exit(0)))
+  autocannon(
+    { url, connections, duration: durationS, headers: headersOf, requests: [request] },
+    (error, result) =>
+      process.send(error ? { error: String(error) } : { figures: figures(result) }, () => process.exit(0))
+  )
 })

@@ -22,7 +22,8 @@ const descriptions = {
 
 // One row per order with its lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`,
 // the engine's own query: fewer cells than a join repeating the order on every line.
-const orderSelect = (linesAggregate) => `SELECT o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
+const orderSelect = (linesAggregate) =>
+  `SELECT o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
   o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date, k.name AS carrier_name,
   o.ship_dock, o.created_at, o.created_by,
   (SELECT ${linesAggregate} FROM order_lines l WHERE l.order_ref = o.id) AS lines
@@ -142,8 +143,16 @@ const sqliteStore = (filename) => {
     }
     const missing = missingSku(order, new Set(skus.all(site, JSON.stringify(order.lines.map((l) => l.sku_id)))))
     if (missing !== undefined) throw missing
-    const inserted = insertOrder.get(site, order.order_id, order.order_date, order.customer_id, order.ship_by_date,
-      order.carrier_id, order.ship_dock, new Date().toISOString())
+    const inserted = insertOrder.get(
+      site,
+      order.order_id,
+      order.order_date,
+      order.customer_id,
+      order.ship_by_date,
+      order.carrier_id,
+      order.ship_dock,
+      new Date().toISOString()
+    )
     if (inserted === undefined) throw exists(order.order_id)
     for (const line of order.lines) insertLine.run(inserted.id, line.line, line.sku_id, line.qty)
   }).immediate
@@ -165,8 +174,10 @@ const pgStore = (url) => {
   const query = (client, name, text, values) => client.query({ name, text, values })
   return {
     getOrder: async (site, orderId) => {
-      const { rows } = await query(pool, "by_id", `${pgSelect} WHERE o.site_id = $1 AND o.order_id = $2`,
-        [site, orderId])
+      const { rows } = await query(pool, "by_id", `${pgSelect} WHERE o.site_id = $1 AND o.order_id = $2`, [
+        site,
+        orderId
+      ])
       if (rows.length === 0) throw notFound(orderId)
       return toOrder(rows[0])
     },
@@ -179,31 +190,62 @@ const pgStore = (url) => {
       try {
         await client.query("BEGIN")
         if (order.customer_id !== null) {
-          const { rows } = await query(client, "customer",
-            "SELECT id FROM customers WHERE id = $1 AND site_id = $2", [order.customer_id, site])
+          const { rows } = await query(client, "customer", "SELECT id FROM customers WHERE id = $1 AND site_id = $2", [
+            order.customer_id,
+            site
+          ])
           if (rows.length === 0) {
             throw invalid(`Invalid field customer_id: customer ${order.customer_id} does not exist`)
           }
         }
         if (order.carrier_id !== null) {
-          const { rows } = await query(client, "carrier", "SELECT id FROM carriers WHERE id = $1 AND site_id = $2",
-            [order.carrier_id, site])
+          const { rows } = await query(client, "carrier", "SELECT id FROM carriers WHERE id = $1 AND site_id = $2", [
+            order.carrier_id,
+            site
+          ])
           if (rows.length === 0) throw invalid(`Invalid field carrier_id: carrier ${order.carrier_id} does not exist`)
         }
-        const skus = await query(client, "skus", `SELECT sku_id FROM skus
-          WHERE site_id = $1 AND sku_id = ANY($2)`, [site, order.lines.map((l) => l.sku_id)])
+        const skus = await query(
+          client,
+          "skus",
+          `SELECT sku_id FROM skus
+          WHERE site_id = $1 AND sku_id = ANY($2)`,
+          [site, order.lines.map((l) => l.sku_id)]
+        )
         const missing = missingSku(order, new Set(skus.rows.map((row) => row.sku_id)))
         if (missing !== undefined) throw missing
-        const inserted = await query(client, "insert_order", `INSERT INTO orders (site_id, client_id, order_id,
+        const inserted = await query(
+          client,
+          "insert_order",
+          `INSERT INTO orders (site_id, client_id, order_id,
           order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock, created_at, created_by)
           VALUES ($1, NULL, $2, $3, 14, $4, $5, $6, $7, $8, 'bench') ON CONFLICT (site_id, order_id) DO NOTHING
-          RETURNING id`, [site, order.order_id, order.order_date, order.customer_id, order.ship_by_date,
-          order.carrier_id, order.ship_dock, new Date().toISOString()])
+          RETURNING id`,
+          [
+            site,
+            order.order_id,
+            order.order_date,
+            order.customer_id,
+            order.ship_by_date,
+            order.carrier_id,
+            order.ship_dock,
+            new Date().toISOString()
+          ]
+        )
         if (inserted.rows.length === 0) throw exists(order.order_id)
         if (order.lines.length > 0) {
-          await query(client, "insert_lines", `INSERT INTO order_lines (order_ref, line, sku_id, qty)
-            SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[])`, [inserted.rows[0].id,
-            order.lines.map((l) => l.line), order.lines.map((l) => l.sku_id), order.lines.map((l) => l.qty)])
+          await query(
+            client,
+            "insert_lines",
+            `INSERT INTO order_lines (order_ref, line, sku_id, qty)
+            SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[])`,
+            [
+              inserted.rows[0].id,
+              order.lines.map((l) => l.line),
+              order.lines.map((l) => l.sku_id),
+              order.lines.map((l) => l.qty)
+            ]
+          )
         }
         await client.query("COMMIT")
       } catch (error) {

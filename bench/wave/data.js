@@ -102,8 +102,10 @@ export const seedSqlite = (filename, data) => {
     const order = db.prepare(`INSERT INTO orders (site_id, order_id, client_id, order_date, status_id, customer_id,
       ship_by_date, carrier_id, ship_dock, created_at, created_by) VALUES (?, ?, NULL, ?, 14, NULL, ?, NULL, ?, ?, ?)`)
     const ids = data.orders.map((o) =>
-      Number(order.run(SITE, o.order_id, o.order_date, o.ship_by_date, o.ship_dock, CREATED_AT, adminId)
-        .lastInsertRowid)
+      Number(
+        order.run(SITE, o.order_id, o.order_date, o.ship_by_date, o.ship_dock, CREATED_AT, adminId)
+          .lastInsertRowid
+      )
     )
     const line = db.prepare("INSERT INTO order_lines (order_ref, line, sku_id, qty) VALUES (?, ?, ?, ?)")
     for (const l of data.lines) line.run(ids[l.order], l.line, l.sku_id, l.qty)
@@ -134,8 +136,16 @@ export const seedPg = async (url, data) => {
        SELECT $1, NULL, s, l, t, e, q, a, 0, ca
        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
          WITH ORDINALITY AS v(s, l, t, e, q, a, ca, n) ORDER BY n`,
-      [SITE, c.map((x) => x.sku_id), c.map((x) => x.loc_id), c.map((x) => x.tag_id), c.map((x) => x.expiry_date),
-        c.map((x) => x.qty), c.map((x) => x.qty_allocated), c.map((x) => x.created_at)]
+      [
+        SITE,
+        c.map((x) => x.sku_id),
+        c.map((x) => x.loc_id),
+        c.map((x) => x.tag_id),
+        c.map((x) => x.expiry_date),
+        c.map((x) => x.qty),
+        c.map((x) => x.qty_allocated),
+        c.map((x) => x.created_at)
+      ]
     )
     const o = data.orders
     const ids = (await client.query(
@@ -144,8 +154,15 @@ export const seedPg = async (url, data) => {
        SELECT $1, oid, NULL, od, 14, NULL, sb, NULL, sd, $2, $3
        FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS v(oid, od, sb, sd, n) ORDER BY n
        RETURNING id, order_id`,
-      [SITE, CREATED_AT, adminId, o.map((x) => x.order_id), o.map((x) => x.order_date), o.map((x) => x.ship_by_date),
-        o.map((x) => x.ship_dock)]
+      [
+        SITE,
+        CREATED_AT,
+        adminId,
+        o.map((x) => x.order_id),
+        o.map((x) => x.order_date),
+        o.map((x) => x.ship_by_date),
+        o.map((x) => x.ship_dock)
+      ]
     )).rows
     const refOf = new Map(ids.map((row) => [row.order_id, row.id]))
     const l = data.lines

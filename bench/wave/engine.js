@@ -3,9 +3,9 @@
  * from the seeded definition and starts it through the real `Waves` service, timing each, then
  * counts what the start wrote. Sends the result to the parent over IPC.
  */
+import { SqlClient } from "@effect/sql"
 import { Administration, Waves } from "@wms/core"
 import { Warehouse } from "@wms/http"
-import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Tracer } from "effect"
 import { performance } from "node:perf_hooks"
 import { ADMIN_EMAIL, ADMIN_PASSWORD, SITE } from "./data.js"
@@ -19,31 +19,31 @@ const tracer = Tracer.make({
   span: (name, parent, context, links, startTime, kind) => {
     const cpuAtStart = recording ? process.cpuUsage() : undefined
     return {
-    _tag: "Span",
-    name,
-    parent,
-    context,
-    startTime,
-    kind,
-    spanId: String(Math.random()),
-    traceId: parent._tag === "Some" ? parent.value.traceId : "bench",
-    sampled: true,
-    status: { _tag: "Started", startTime },
-    attributes: new Map(),
-    links: [...links],
-    end(endTime) {
-      if (!recording || cpuAtStart === undefined) return
-      const cpu = process.cpuUsage(cpuAtStart)
-      const total = spanTotals.get(name) ?? { count: 0, ms: 0, cpuMs: 0 }
-      total.count += 1
-      total.ms += Number(endTime - startTime) / 1e6
-      total.cpuMs += (cpu.user + cpu.system) / 1000
-      spanTotals.set(name, total)
-    },
-    attribute() {},
-    event() {},
-    addLinks() {}
-  }
+      _tag: "Span",
+      name,
+      parent,
+      context,
+      startTime,
+      kind,
+      spanId: String(Math.random()),
+      traceId: parent._tag === "Some" ? parent.value.traceId : "bench",
+      sampled: true,
+      status: { _tag: "Started", startTime },
+      attributes: new Map(),
+      links: [...links],
+      end(endTime) {
+        if (!recording || cpuAtStart === undefined) return
+        const cpu = process.cpuUsage(cpuAtStart)
+        const total = spanTotals.get(name) ?? { count: 0, ms: 0, cpuMs: 0 }
+        total.count += 1
+        total.ms += Number(endTime - startTime) / 1e6
+        total.cpuMs += (cpu.user + cpu.system) / 1000
+        spanTotals.set(name, total)
+      },
+      attribute() {},
+      event() {},
+      addLinks() {}
+    }
   },
   context: (f) => f()
 })
@@ -85,10 +85,12 @@ const program = Effect.gen(function*() {
     counts,
     rssBeforeKiB,
     peakRssKiB,
-    spans: Object.fromEntries([...spanTotals].sort((a, b) => b[1].ms - a[1].ms).map(([name, { count, ms, cpuMs }]) => [
-      name,
-      { count, ms: Math.round(ms), cpu_ms: Math.round(cpuMs) }
-    ]))
+    spans: Object.fromEntries(
+      [...spanTotals].sort((a, b) => b[1].ms - a[1].ms).map(([name, { count, ms, cpuMs }]) => [
+        name,
+        { count, ms: Math.round(ms), cpu_ms: Math.round(cpuMs) }
+      ])
+    )
   }
 })
 

@@ -107,9 +107,11 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
                   ? []
                   : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profile}`]
                 const result = await child(`${variant}.js`, [copy.database, String(template.definitionId)], execArgv)
-                log(`  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, ` +
-                  `start ${result.startMs.toFixed(0)} ms (cpu ${result.startCpuMs.toFixed(0)} ms), ` +
-                  `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB`)
+                log(
+                  `  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, ` +
+                    `start ${result.startMs.toFixed(0)} ms (cpu ${result.startCpuMs.toFixed(0)} ms), ` +
+                    `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB`
+                )
                 if (result.spans !== undefined) {
                   const spans = Object.entries(result.spans).slice(0, 12)
                   log(`         ${spans.map(([name, span]) => `${name} ${span.ms}`).join(", ")}`)

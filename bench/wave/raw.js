@@ -16,8 +16,8 @@ import {
   statusObject
 } from "@wms/core"
 import Database from "better-sqlite3"
-import pg from "pg"
 import { performance } from "node:perf_hooks"
+import pg from "pg"
 import { SITE } from "./data.js"
 
 const [database, definitionId] = [process.argv[2], Number(process.argv[3])]
@@ -128,10 +128,12 @@ const sqlite = (filename) => {
 
   const t0 = performance.now()
   db.exec("BEGIN IMMEDIATE")
-  const waveId = Number(db.prepare(`INSERT INTO waves (site_id, client_id, status_id, criterium_id, value, pick_type,
+  const waveId = Number(
+    db.prepare(`INSERT INTO waves (site_id, client_id, status_id, criterium_id, value, pick_type,
     autostart, created_at, created_by) VALUES (?, NULL, 14, ?, ?, ?, 0, ?, ?)`)
-    .run(SITE, definition.criterium_id, definition.value, definition.pick_type, new Date().toISOString(), adminId)
-    .lastInsertRowid)
+      .run(SITE, definition.criterium_id, definition.value, definition.pick_type, new Date().toISOString(), adminId)
+      .lastInsertRowid
+  )
   const attach = db.prepare("INSERT INTO wave_orders (wave_id, order_ref) VALUES (?, ?)")
   for (const ref of candidates) attach.run(waveId, ref)
   db.exec("COMMIT")
@@ -166,12 +168,40 @@ const sqlite = (filename) => {
     transaction_type, content_id, from_loc_id, to_loc_id, final_loc_id, sku_id, qty, tag_id, order_id, line_id, notes)
     VALUES (?, ?, ?, 'Allocate', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
   for (const c of allocation.claims) {
-    claim.run(SITE, c.client_id, waveId, claimsetIds[c.claimset], c.content_id, c.order_ref, c.order_id, c.line_id,
-      c.sku_id, c.qty, c.tag_id, c.from_loc_id, c.to_loc_id, c.to_loc_id, createdAt)
+    claim.run(
+      SITE,
+      c.client_id,
+      waveId,
+      claimsetIds[c.claimset],
+      c.content_id,
+      c.order_ref,
+      c.order_id,
+      c.line_id,
+      c.sku_id,
+      c.qty,
+      c.tag_id,
+      c.from_loc_id,
+      c.to_loc_id,
+      c.to_loc_id,
+      createdAt
+    )
   }
   for (const c of allocation.claims) {
-    transaction.run(SITE, c.client_id, createdAt, c.content_id, c.from_loc_id, c.to_loc_id, c.to_loc_id, c.sku_id,
-      c.qty, c.tag_id, c.order_id, c.line_id, notes)
+    transaction.run(
+      SITE,
+      c.client_id,
+      createdAt,
+      c.content_id,
+      c.from_loc_id,
+      c.to_loc_id,
+      c.to_loc_id,
+      c.sku_id,
+      c.qty,
+      c.tag_id,
+      c.order_id,
+      c.line_id,
+      notes
+    )
   }
   const content = db.prepare("UPDATE contents SET qty_allocated = qty_allocated + ? WHERE content_id = ?")
   for (const [id, delta] of allocation.allocatedByContent) content.run(delta, id)
@@ -218,13 +248,22 @@ const postgres = async (url) => {
     await client.query("COMMIT")
     const createMs = performance.now() - t0
 
-    const headers = await one(`SELECT ${ORDER_COLUMNS} FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
-      ${ORDER_JOINS} WHERE wo.wave_id = $1 AND o.status_id = 14 ORDER BY o.id`, [waveId])
-    const lines = await one(`SELECT ${LINE_COLUMNS} FROM wave_orders wo
-      JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = $1`, [waveId])
+    const headers = await one(
+      `SELECT ${ORDER_COLUMNS} FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+      ${ORDER_JOINS} WHERE wo.wave_id = $1 AND o.status_id = 14 ORDER BY o.id`,
+      [waveId]
+    )
+    const lines = await one(
+      `SELECT ${LINE_COLUMNS} FROM wave_orders wo
+      JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = $1`,
+      [waveId]
+    )
     const skuIds = [...new Set(lines.map((line) => line.sku_id))]
-    const stock = await one(`SELECT ${STOCK_COLUMNS} FROM contents WHERE site_id = $1 AND sku_id = ANY($2::text[])
-      AND qty - qty_allocated - qty_tasked_from > 0 ORDER BY content_id`, [SITE, skuIds])
+    const stock = await one(
+      `SELECT ${STOCK_COLUMNS} FROM contents WHERE site_id = $1 AND sku_id = ANY($2::text[])
+      AND qty - qty_allocated - qty_tasked_from > 0 ORDER BY content_id`,
+      [SITE, skuIds]
+    )
     const [{ default_dock: defaultDock }] = await one("SELECT default_dock FROM sites WHERE site_id = $1", [SITE])
     const allocation = plan(toOrders(headers, lines), stock, waveId, definition, defaultDock)
     const createdAt = new Date().toISOString()
@@ -250,10 +289,22 @@ const postgres = async (url) => {
         SELECT $1, ci, $2, cs, co, o, oi, li, s, q, 'allocated', t, f, d, d, $3
         FROM unnest($4::text[], $5::int[], $6::int[], $7::int[], $8::text[], $9::int[], $10::text[], $11::int[],
           $12::text[], $13::text[], $14::text[]) AS v(ci, cs, co, o, oi, li, s, q, t, f, d)`,
-      values: [SITE, waveId, createdAt, column((c) => c.client_id), column((c) => claimsetIds[c.claimset]),
-        column((c) => c.content_id), column((c) => c.order_ref), column((c) => c.order_id), column((c) => c.line_id),
-        column((c) => c.sku_id), column((c) => c.qty), column((c) => c.tag_id), column((c) => c.from_loc_id),
-        column((c) => c.to_loc_id)]
+      values: [
+        SITE,
+        waveId,
+        createdAt,
+        column((c) => c.client_id),
+        column((c) => claimsetIds[c.claimset]),
+        column((c) => c.content_id),
+        column((c) => c.order_ref),
+        column((c) => c.order_id),
+        column((c) => c.line_id),
+        column((c) => c.sku_id),
+        column((c) => c.qty),
+        column((c) => c.tag_id),
+        column((c) => c.from_loc_id),
+        column((c) => c.to_loc_id)
+      ]
     })
     await client.query({
       name: "transactions",
@@ -262,9 +313,20 @@ const postgres = async (url) => {
         SELECT $1, ci, $2, 'Allocate', co, f, d, d, s, q, t, oi, li, $3
         FROM unnest($4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[],
           $12::int[]) AS v(ci, co, f, d, s, q, t, oi, li)`,
-      values: [SITE, createdAt, `Wave ${waveId}`, column((c) => c.client_id), column((c) => c.content_id),
-        column((c) => c.from_loc_id), column((c) => c.to_loc_id), column((c) => c.sku_id), column((c) => c.qty),
-        column((c) => c.tag_id), column((c) => c.order_id), column((c) => c.line_id)]
+      values: [
+        SITE,
+        createdAt,
+        `Wave ${waveId}`,
+        column((c) => c.client_id),
+        column((c) => c.content_id),
+        column((c) => c.from_loc_id),
+        column((c) => c.to_loc_id),
+        column((c) => c.sku_id),
+        column((c) => c.qty),
+        column((c) => c.tag_id),
+        column((c) => c.order_id),
+        column((c) => c.line_id)
+      ]
     })
     const deltas = [...allocation.allocatedByContent]
     await client.query({
@@ -287,8 +349,13 @@ const postgres = async (url) => {
       text: `INSERT INTO events (event_type, site_id, client_id, created_at, data)
         SELECT t, $1, c, $2, d FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS v(t, c, d, n)
         ORDER BY n`,
-      values: [SITE, createdAt, events.map((e) => e.type ?? "order_allocated"), events.map((e) => e.client_id),
-        events.map((e) => e.data)]
+      values: [
+        SITE,
+        createdAt,
+        events.map((e) => e.type ?? "order_allocated"),
+        events.map((e) => e.client_id),
+        events.map((e) => e.data)
+      ]
     })
     await client.query("COMMIT")
     const startMs = performance.now() - t1

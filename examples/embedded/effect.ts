@@ -24,7 +24,9 @@ export const program = Effect.gen(function*() {
   )
   yield* administration.createSite(actor, { site_id: SiteId.make("north"), name: "North", fulfillment: true })
   const sites = yield* administration.listSites(actor)
-  yield* Console.log(sites.map((site) => `${site.site_id}: ${site.name}${site.fulfillment ? " (fulfillment)" : ""}`).join("\n"))
+  yield* Console.log(
+    sites.map((site) => `${site.site_id}: ${site.name}${site.fulfillment ? " (fulfillment)" : ""}`).join("\n")
+  )
   return sites
 })
 

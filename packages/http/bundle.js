@@ -30,16 +30,23 @@ let scalarWritten = false
 const scalarAsFile = {
   name: "scalar-as-file",
   setup(build) {
-    build.onLoad({ filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]internal[\\/]httpApiScalar\.js$/ }, async (args) => {
-      const { javascript } = await import(pathToFileURL(args.path).href)
-      if (typeof javascript !== "string") throw new Error(`${args.path} no longer exports Scalar's script as javascript`)
-      replace(fileURLToPath(new URL(scalarFile, dist)), (file) => writeFileSync(file, javascript))
-      scalarWritten = true
-      return {
-        contents: `import { readFileSync } from "node:fs"
+    build.onLoad(
+      { filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]internal[\\/]httpApiScalar\.js$/ },
+      async (args) => {
+        const { javascript } = await import(pathToFileURL(args.path).href)
+        if (typeof javascript !== "string") {
+          throw new Error(
+            `${args.path} no longer exports Scalar's script as javascript`
+          )
+        }
+        replace(fileURLToPath(new URL(scalarFile, dist)), (file) => writeFileSync(file, javascript))
+        scalarWritten = true
+        return {
+          contents: `import { readFileSync } from "node:fs"
 export const javascript = readFileSync(new URL("./${scalarFile}", import.meta.url), "utf8")`
+        }
       }
-    })
+    )
   }
 }
 
@@ -52,11 +59,15 @@ await esbuild.build({
   target: "node22",
   external: ["better-sqlite3", "pg-native"],
   // The CommonJS packages inside (pg, ws, …) require Node's built-ins; an ES module has no `require`.
-  banner: { js: `import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);` },
+  banner: {
+    js: `import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);`
+  },
   plugins: [scalarAsFile],
   logLevel: "warning"
 })
 
 renameSync(`${bundleFile}.tmp`, bundleFile)
 
-if (!scalarWritten) throw new Error("Scalar's script was not found in @effect/platform: update the scalar-as-file plugin")
+if (!scalarWritten) {
+  throw new Error("Scalar's script was not found in @effect/platform: update the scalar-as-file plugin")
+}

@@ -33,27 +33,28 @@
  */
 // First: the version of effect is checked before the other modules run.
 import "./shared/EffectVersion.js"
-import { Clock, Context, Effect, Exit, FastCheck as fc, Layer, Option } from "effect"
-import { compareStock } from "./waves/Allocation.js"
+import type { Context } from "effect"
+import { Clock, Effect, Exit, FastCheck as fc, Layer, Option } from "effect"
 import { decodeInput } from "./admin/Embedding.js"
-import type { WarehouseError } from "./shared/Errors.js"
-import { formatDate, TimeZone } from "./shared/Formats.js"
-import { addDays, AdjustmentRequest, Inventory } from "./stock/Inventory.js"
+import { NewSku } from "./masterdata/Sku.js"
+import { Skus } from "./masterdata/Skus.js"
 import { NewOrder } from "./orders/Order.js"
 import { Orders } from "./orders/Orders.js"
 import { Picking } from "./picking/Picking.js"
 import { NewPreAdvice } from "./receiving/PreAdvice.js"
 import { PreAdvices } from "./receiving/PreAdvices.js"
 import { Receiving } from "./receiving/Receiving.js"
-import { NewSku } from "./masterdata/Sku.js"
-import { Skus } from "./masterdata/Skus.js"
-import { available, isValid, replayQuantities, type TransactionType } from "./stock/Stock.js"
+import type { WarehouseError } from "./shared/Errors.js"
+import { EventPublisher, type WarehouseEvent } from "./shared/Events.js"
+import { formatDate, TimeZone } from "./shared/Formats.js"
 import type { Actor } from "./shared/Tenancy.js"
+import { Transactor } from "./shared/Transactor.js"
+import { addDays, AdjustmentRequest, Inventory } from "./stock/Inventory.js"
+import { available, isValid, replayQuantities, type TransactionType } from "./stock/Stock.js"
+import { compareStock } from "./waves/Allocation.js"
 import { WaveDefinitionInput } from "./waves/WaveDefinition.js"
 import { WaveDefinitions } from "./waves/WaveDefinitions.js"
 import { Waves } from "./waves/Waves.js"
-import { EventPublisher, type WarehouseEvent } from "./shared/Events.js"
-import { Transactor } from "./shared/Transactor.js"
 
 /** A SKU of a generated warehouse; `expiry_days` set means an expiry SKU. */
 export interface SkuSeed {
@@ -346,33 +347,46 @@ export const seed = (actor: Actor, state: WarehouseState) =>
     const prefix = yield* runId
     const date = yield* today
     for (const sku of state.skus) {
-      yield* skus.upsert(actor, sku.sku_id, yield* decodeInput(NewSku, {
-        sku_id: sku.sku_id,
-        description: `Article ${sku.sku_id}`,
-        expiry_sku: sku.expiry_days !== null,
-        expiry_days: sku.expiry_days
-      }))
+      yield* skus.upsert(
+        actor,
+        sku.sku_id,
+        yield* decodeInput(NewSku, {
+          sku_id: sku.sku_id,
+          description: `Article ${sku.sku_id}`,
+          expiry_sku: sku.expiry_days !== null,
+          expiry_days: sku.expiry_days
+        })
+      )
     }
     for (const content of state.contents) {
-      yield* inventory.adjust(actor, yield* decodeInput(AdjustmentRequest, {
-        sku_id: content.sku_id,
-        loc_id: content.loc_id,
-        expiry_date: content.expiry_in_days === null ? null : addDays(date, content.expiry_in_days),
-        qty: content.qty
-      }))
+      yield* inventory.adjust(
+        actor,
+        yield* decodeInput(AdjustmentRequest, {
+          sku_id: content.sku_id,
+          loc_id: content.loc_id,
+          expiry_date: content.expiry_in_days === null ? null : addDays(date, content.expiry_in_days),
+          qty: content.qty
+        })
+      )
     }
     for (const order of state.orders) {
-      yield* orders.create(actor, yield* decodeInput(NewOrder, {
-        order_id: `${prefix}-${order.order_id}`,
-        ship_by_date: order.ship_by_in_days === null ? null : addDays(date, order.ship_by_in_days),
-        lines: order.lines
-      }))
+      yield* orders.create(
+        actor,
+        yield* decodeInput(NewOrder, {
+          order_id: `${prefix}-${order.order_id}`,
+          ship_by_date: order.ship_by_in_days === null ? null : addDays(date, order.ship_by_in_days),
+          lines: order.lines
+        })
+      )
     }
-    const definitionId = yield* definitions.create(actor, yield* decodeInput(WaveDefinitionInput, {
-      description: `All orders ${prefix}`,
-      criterium_id: 5,
-      pick_type: 1
-    }))
+    const definitionId = yield* definitions.create(
+      actor,
+      yield* decodeInput(WaveDefinitionInput, {
+        description: `All orders ${prefix}`,
+        criterium_id: 5,
+        pick_type: 1
+      })
+    )
     return { actor, prefix, definitionId, skus: state.skus.map((sku) => sku.sku_id) } satisfies World
   })
 
@@ -390,10 +404,13 @@ export const applyOp = (world: World, op: Op) =>
         const id = `${world.prefix}-PA-${globalThis.crypto.randomUUID().slice(0, 8)}`
         const date = yield* today
         return yield* refusable(Effect.gen(function*() {
-          yield* preAdvices.create(actor, yield* decodeInput(NewPreAdvice, {
-            pre_advice_id: id,
-            lines: [{ sku_id: sku.value, qty: op.qty }]
-          }))
+          yield* preAdvices.create(
+            actor,
+            yield* decodeInput(NewPreAdvice, {
+              pre_advice_id: id,
+              lines: [{ sku_id: sku.value, qty: op.qty }]
+            })
+          )
           const expiry = op.expiry_in_days === null ? null : addDays(date, op.expiry_in_days)
           yield* receiving.receive(actor, id, {
             lines: [{ line: 1, qty: op.qty, loc_id: null, tag_id: null, expiry_date: expiry }]
@@ -521,27 +538,27 @@ const unimplemented = (method: string) => {
  * states only what its rule uses. With a `log`, every call of a given method is recorded when it
  * is made. Works for ports and for `Effect.Service`s alike.
  */
-export const makeTestLayer = <I, S extends object>(tag: Context.Tag<I, S>) =>
-(methods: Partial<S>, log?: CallLog): Layer.Layer<I> => {
-  const port = portName(tag.key)
-  const target: Record<string | symbol, unknown> = {}
-  for (const [name, member] of Object.entries(methods)) {
-    target[name] = log !== undefined && typeof member === "function"
-      ? (...args: Array<unknown>) => {
-        log.record(`${port}.${name}`, args)
-        return member(...args)
-      }
-      : member
+export const makeTestLayer =
+  <I, S extends object>(tag: Context.Tag<I, S>) => (methods: Partial<S>, log?: CallLog): Layer.Layer<I> => {
+    const port = portName(tag.key)
+    const target: Record<string | symbol, unknown> = {}
+    for (const [name, member] of Object.entries(methods)) {
+      target[name] = log !== undefined && typeof member === "function"
+        ? (...args: Array<unknown>) => {
+          log.record(`${port}.${name}`, args)
+          return member(...args)
+        }
+        : member
+    }
+    const service = new Proxy(target, {
+      get: (members, name) =>
+        name in members || typeof name === "symbol"
+          ? members[name]
+          : (members[name] = unimplemented(`${port}.${name}`)),
+      has: () => true
+    })
+    return Layer.succeed(tag, service as S)
   }
-  const service = new Proxy(target, {
-    get: (members, name) =>
-      name in members || typeof name === "symbol"
-        ? members[name]
-        : (members[name] = unimplemented(`${port}.${name}`)),
-    has: () => true
-  })
-  return Layer.succeed(tag, service as S)
-}
 
 /**
  * A `Transactor` for service tests: it runs the effect as it is. With a `log`, each transaction
@@ -553,8 +570,10 @@ export const testTransactor = (log?: CallLog): Layer.Layer<Transactor> =>
     atomically: (effect) =>
       log === undefined ? effect : Effect.suspend(() => {
         log.record("Transactor.begin")
-        return Effect.onExit(effect, (exit) =>
-          Effect.sync(() => log.record(Exit.isSuccess(exit) ? "Transactor.commit" : "Transactor.rollback")))
+        return Effect.onExit(
+          effect,
+          (exit) => Effect.sync(() => log.record(Exit.isSuccess(exit) ? "Transactor.commit" : "Transactor.rollback"))
+        )
       })
   })
 

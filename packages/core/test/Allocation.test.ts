@@ -66,17 +66,26 @@ const arbStrategy = fc.record({
 const key = (c: { client_id: string | null; sku_id: string }) => `${c.client_id}/${c.sku_id}`
 
 describe("allocation", () => {
-  it.prop("never allocates more than is available, nor expired stock", [arbOrders, arbStock, arbStrategy], ([orders, stock, strategy]) => {
-    const plan = allocate(orders, stock, strategy)
-    for (const [contentId, qty] of plan.allocatedByContent) {
-      const content = stock.find((c) => c.content_id === contentId)!
-      assert.isTrue(isAllocatable(content, strategy.today))
-      assert.isAtMost(qty, content.qty - content.qty_allocated - content.qty_tasked_from)
+  it.prop(
+    "never allocates more than is available, nor expired stock",
+    [arbOrders, arbStock, arbStrategy],
+    ([orders, stock, strategy]) => {
+      const plan = allocate(orders, stock, strategy)
+      for (const [contentId, qty] of plan.allocatedByContent) {
+        const content = stock.find((c) => c.content_id === contentId)!
+        assert.isTrue(isAllocatable(content, strategy.today))
+        assert.isAtMost(qty, content.qty - content.qty_allocated - content.qty_tasked_from)
+      }
+      const byContent = new Map<number, number>()
+      for (const claim of plan.claims) {
+        byContent.set(
+          claim.content_id,
+          (byContent.get(claim.content_id) ?? 0) + claim.qty
+        )
+      }
+      assert.deepStrictEqual(byContent, new Map(plan.allocatedByContent))
     }
-    const byContent = new Map<number, number>()
-    for (const claim of plan.claims) byContent.set(claim.content_id, (byContent.get(claim.content_id) ?? 0) + claim.qty)
-    assert.deepStrictEqual(byContent, new Map(plan.allocatedByContent))
-  })
+  )
 
   it.prop("takes stock first expiry first out: a later content is used only once the earlier ones are empty", [
     arbOrders,
@@ -124,22 +133,27 @@ describe("allocation", () => {
     }
   })
 
-  it.prop("order statuses and claimsets follow the plan", [arbOrders, arbStock, arbStrategy], ([orders, stock, strategy]) => {
-    const plan = allocate(orders, stock, strategy)
-    for (const order of orders) {
-      const ordered = order.lines.reduce((sum, l) => sum + l.qty, 0)
-      const got = plan.claims.filter((c) => c.order_ref === order.order_ref).reduce((sum, c) => sum + c.qty, 0)
-      assert.strictEqual(plan.orderStatuses.get(order.order_ref), got === 0 ? 14 : got === ordered ? 15 : 16)
+  it.prop(
+    "order statuses and claimsets follow the plan",
+    [arbOrders, arbStock, arbStrategy],
+    ([orders, stock, strategy]) => {
+      const plan = allocate(orders, stock, strategy)
+      for (const order of orders) {
+        const ordered = order.lines.reduce((sum, l) => sum + l.qty, 0)
+        const got = plan.claims.filter((c) => c.order_ref === order.order_ref).reduce((sum, c) => sum + c.qty, 0)
+        assert.strictEqual(plan.orderStatuses.get(order.order_ref), got === 0 ? 14 : got === ordered ? 15 : 16)
+      }
+      assert.strictEqual(new Set(plan.claimsets.map((s) => s.claimset_break)).size, plan.claimsets.length)
+      for (const claim of plan.claims) {
+        const order = orders.find((o) => o.order_ref === claim.order_ref)!
+        const expected =
+          [order.order_id, "7", order.customer_name ?? "(geen klant)", order.carrier_name ?? "(geen vervoerder)"][
+            strategy.pickType - 1
+          ]
+        assert.strictEqual(plan.claimsets[claim.claimset].claimset_break, expected)
+      }
     }
-    assert.strictEqual(new Set(plan.claimsets.map((s) => s.claimset_break)).size, plan.claimsets.length)
-    for (const claim of plan.claims) {
-      const order = orders.find((o) => o.order_ref === claim.order_ref)!
-      const expected = [order.order_id, "7", order.customer_name ?? "(geen klant)", order.carrier_name ?? "(geen vervoerder)"][
-        strategy.pickType - 1
-      ]
-      assert.strictEqual(plan.claimsets[claim.claimset].claimset_break, expected)
-    }
-  })
+  )
 
   it("serves orders by ship-by date, then order date, then order id", () => {
     const stock: Array<StockToAllocate> = [{
@@ -174,7 +188,13 @@ describe("allocation", () => {
     }
     const winner = (orders: Array<OrderToAllocate>) => allocate(orders, stock, strategy).claims[0].order_id
     assert.strictEqual(winner([order(1, "B", null, null), order(2, "A", "2030-02-01", null)]), "A")
-    assert.strictEqual(winner([order(1, "B", "2030-02-01", "2030-01-02"), order(2, "A", "2030-02-01", "2030-01-03")]), "B")
-    assert.strictEqual(winner([order(1, "B", "2030-02-01", "2030-01-02"), order(2, "A", "2030-02-01", "2030-01-02")]), "A")
+    assert.strictEqual(
+      winner([order(1, "B", "2030-02-01", "2030-01-02"), order(2, "A", "2030-02-01", "2030-01-03")]),
+      "B"
+    )
+    assert.strictEqual(
+      winner([order(1, "B", "2030-02-01", "2030-01-02"), order(2, "A", "2030-02-01", "2030-01-02")]),
+      "A"
+    )
   })
 })

@@ -114,12 +114,16 @@ describe("importing @wms/core", () => {
       assert.deepStrictEqual(run(folder), { status: 0, output: "function\n" })
     }), { timeout: 30_000 })
 
-  it.scoped("with effect 4 fails while Node links the modules, on the line that says which effect is needed", () =>
-    Effect.gen(function*() {
-      const folder = yield* application(effect4)
-      const { status, output } = run(folder)
-      assert.notStrictEqual(status, 0, output)
-      assert.include(output, "EffectVersion.js")
-      assert.include(output, "the engine needs effect ^3.22.0 (npm install effect@3)")
-    }), { timeout: 30_000 })
+  it.scoped(
+    "with effect 4 fails while Node links the modules, on the line that says which effect is needed",
+    () =>
+      Effect.gen(function*() {
+        const folder = yield* application(effect4)
+        const { status, output } = run(folder)
+        assert.notStrictEqual(status, 0, output)
+        assert.include(output, "EffectVersion.js")
+        assert.include(output, "the engine needs effect ^3.22.0 (npm install effect@3)")
+      }),
+    { timeout: 30_000 }
+  )
 })

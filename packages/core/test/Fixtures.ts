@@ -44,5 +44,4 @@ export const sku = (fields: Partial<Sku> = {}): Sku => ({
 /** `[_tag, message]` of the error `effect` fails with. */
 export const failure = <A, E extends { readonly _tag: string; readonly message: string }>(
   effect: Effect.Effect<A, E>
-) =>
-  Effect.map(Effect.flip(effect), (error): [string, string] => [error._tag, error.message])
+) => Effect.map(Effect.flip(effect), (error): [string, string] => [error._tag, error.message])

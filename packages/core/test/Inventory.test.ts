@@ -108,8 +108,11 @@ describe("Inventory", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
       yield* TestClock.setTime(now)
-      yield* withInventory(log, store(content({ qty: 10 })), (inventory) =>
-        inventory.adjust(siteActor, request({ content_id: 7, qty: -4, notes: "count" })))
+      yield* withInventory(
+        log,
+        store(content({ qty: 10 })),
+        (inventory) => inventory.adjust(siteActor, request({ content_id: 7, qty: -4, notes: "count" }))
+      )
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "InventoryRepository.lockContent",
@@ -216,8 +219,13 @@ describe("Inventory", () => {
       const attempt = (tag_id: string | null) => {
         const log = new CallLog()
         return Effect.map(
-          failure(withInventory(log, repository, (inventory) =>
-            inventory.adjust(siteActor, request({ sku_id: "A", loc_id: "A-02", tag_id, qty: -1 })))),
+          failure(
+            withInventory(
+              log,
+              repository,
+              (inventory) => inventory.adjust(siteActor, request({ sku_id: "A", loc_id: "A-02", tag_id, qty: -1 }))
+            )
+          ),
           (error) => [...error, log.methods.includes("InventoryRepository.insertContent")]
         )
       }

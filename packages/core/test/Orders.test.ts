@@ -2,15 +2,16 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   type NewOrder,
   type NewOrderLine,
+  OrderAllocations,
   OrderRepository,
   type OrderRow,
   Orders,
   type StoredOrder,
-  OrderAllocations,
   toOrder
 } from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
-import { Context, Effect, Layer, Option } from "effect"
+import type { Context } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { failure, siteActor } from "./Fixtures.js"
 
 type Repository = Context.Tag.Service<OrderRepository>
@@ -83,13 +84,16 @@ describe("Orders", () => {
     }]
     return Effect.gen(function*() {
       yield* withOrders(log, repository, (orders) =>
-        orders.create(siteActor, newOrder({
-          customer_id: 4,
-          carrier_id: 5,
-          order_date: "2030-03-01",
-          ship_dock: "  ",
-          lines
-        })))
+        orders.create(
+          siteActor,
+          newOrder({
+            customer_id: 4,
+            carrier_id: 5,
+            order_date: "2030-03-01",
+            ship_dock: "  ",
+            lines
+          })
+        ))
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "OrderRepository.customerVisible",
@@ -332,8 +336,11 @@ describe("Orders", () => {
     const log = new CallLog()
     const repository = oneOrder(15, { update: () => Effect.succeed(true) })
     return Effect.gen(function*() {
-      yield* withOrders(log, repository, (orders) =>
-        orders.update(siteActor, "SO-1", { customer_id: null, ship_by_date: "2030-04-01", ship_dock: " " }))
+      yield* withOrders(
+        log,
+        repository,
+        (orders) => orders.update(siteActor, "SO-1", { customer_id: null, ship_by_date: "2030-04-01", ship_dock: " " })
+      )
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "OrderRepository.find",
@@ -413,7 +420,10 @@ describe("Orders", () => {
         const log = new CallLog()
         assert.deepStrictEqual(
           yield* failure(withOrders(log, oneOrder(status), (orders) => orders.remove(siteActor, "SO-1"))),
-          ["OrderNotDeletable", `Order with OrderID SO-1 is ${description}: it can be deleted only until picking starts`]
+          [
+            "OrderNotDeletable",
+            `Order with OrderID SO-1 is ${description}: it can be deleted only until picking starts`
+          ]
         )
         assert.deepStrictEqual(log.methods.slice(-2), ["OrderRepository.lock", "Transactor.rollback"])
       }

@@ -243,16 +243,26 @@ describe("PreAdvices", () => {
     Effect.gen(function*() {
       const log = new CallLog()
       assert.deepStrictEqual(
-        yield* failure(withPreAdvices(log, site(), (p) =>
-          p.addLines(siteActor, "PA-1", [{ sku_id: "A", qty: 1, line: 4 }, { sku_id: "B", qty: 1, line: 4 }]))),
+        yield* failure(
+          withPreAdvices(
+            log,
+            site(),
+            (p) => p.addLines(siteActor, "PA-1", [{ sku_id: "A", qty: 1, line: 4 }, { sku_id: "B", qty: 1, line: 4 }])
+          )
+        ),
         ["PreAdviceLineExists", "Line 4 of pre-advice PA-1 already exists"]
       )
       assert.deepStrictEqual(writes(log), [])
 
       const raced = site(1, { insertLines: () => Effect.succeed([2]) })
       assert.deepStrictEqual(
-        yield* failure(withPreAdvices(new CallLog(), raced, (p) =>
-          p.addLines(siteActor, "PA-1", [{ sku_id: "A", qty: 1 }, { sku_id: "B", qty: 1 }]))),
+        yield* failure(
+          withPreAdvices(
+            new CallLog(),
+            raced,
+            (p) => p.addLines(siteActor, "PA-1", [{ sku_id: "A", qty: 1 }, { sku_id: "B", qty: 1 }])
+          )
+        ),
         ["PreAdviceLineExists", "Line 3 of pre-advice PA-1 already exists"]
       )
 

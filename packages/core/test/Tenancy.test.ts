@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
-  Administration,
   type Actor,
+  Administration,
   Client,
   ClientId,
   PasswordHasher,
@@ -210,11 +210,13 @@ describe("administration through a real store", () => {
         )
         const listedUsers = yield* administration.listUsers(actor)
         assert.isTrue(listedUsers.every((user) => user.site === scopeSite))
-        assert.isTrue(listedUsers.every((user) => user.client === null || clients.some((c) =>
-          c.client_id === user.client && c.site_id === scopeSite
-        )))
+        assert.isTrue(listedUsers.every((user) =>
+          user.client === null || clients.some((c) => c.client_id === user.client && c.site_id === scopeSite)
+        ))
         assert.sameMembers(
-          listedUsers.map((user) => user.email),
+          listedUsers.map((user) =>
+            user.email
+          ),
           users.filter((user) => user.site === scopeSite).map((user) => user.email)
         )
       }).pipe(Effect.provide(store())),

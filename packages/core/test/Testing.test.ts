@@ -107,10 +107,12 @@ describe("the port stubs of @wms/core/testing", () => {
       ])
       assert.deepStrictEqual(log.methods, ["OrderRepository.carrierVisible", "OrderRepository.lineNumbers"])
       assert.deepStrictEqual(log.argsOf("OrderRepository.lineNumbers"), [[3]])
-    }).pipe(Effect.provide(makeTestLayer(OrderRepository)({
-      carrierVisible: () => Effect.succeed(true),
-      lineNumbers: () => Effect.succeed([1, 2])
-    }, log)))
+    }).pipe(Effect.provide(
+      makeTestLayer(OrderRepository)({
+        carrierVisible: () => Effect.succeed(true),
+        lineNumbers: () => Effect.succeed([1, 2])
+      }, log)
+    ))
   })
 
   it.effect("a method not given dies naming itself, whether it is called or is an Effect", () =>

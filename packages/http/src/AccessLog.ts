@@ -61,7 +61,9 @@ export const recordRequest = (
   // Written by hand, the fields in a fixed order: the request id (a plain token or a UUID) and the
   // route (a template) need no escaping; the method and path are quoted as JSON.
   writeLine(
-    `{"timestamp":"${new Date().toISOString()}","logLevel":"INFO","message":"request","request_id":"${request.requestId}",` +
+    `{"timestamp":"${
+      new Date().toISOString()
+    }","logLevel":"INFO","message":"request","request_id":"${request.requestId}",` +
       `"method":${JSON.stringify(request.method)},"path":${JSON.stringify(path)},"route":"${route}",` +
       `"status":${status},"duration_ms":${Math.round(seconds * 1e5) / 100}}\n`
   )

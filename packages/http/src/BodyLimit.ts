@@ -15,8 +15,8 @@ import {
 } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { createServer, type Server } from "node:http"
-import { bodyTooLarge, responseOf } from "./ErrorResponses.js"
 import * as UnknownFields from "./api/UnknownFields.js"
+import { bodyTooLarge, responseOf } from "./ErrorResponses.js"
 import * as JsonBody from "./JsonBody.js"
 import * as StrictBody from "./StrictBody.js"
 

@@ -4,13 +4,7 @@
  * 413, an unknown route as 404, an unavailable database as 503 `{status, message}`, and anything
  * unexpected as a logged 500 that leaks nothing.
  */
-import {
-  HttpApiBuilder,
-  HttpApiError,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { isWarehouseError } from "@wms/core"
 import { Cause, Effect, Option } from "effect"
 import { PayloadTooLarge, statusOf, TooManyLogins, Unavailable } from "./api/Errors.js"

@@ -120,7 +120,11 @@ const strictly = (unknownField: UnknownField, response: ServerResponse, body: un
     : Effect.fail(new InvalidInput({ message: unknownFieldMessage(field) }))
 }
 
-const send = (response: ServerResponse, requestId: string, answer: FailureAnswer | { status: number; body?: unknown }) => {
+const send = (
+  response: ServerResponse,
+  requestId: string,
+  answer: FailureAnswer | { status: number; body?: unknown }
+) => {
   if (answer.body === undefined) {
     response.writeHead(answer.status, { "x-request-id": requestId })
     response.end()
@@ -179,8 +183,10 @@ export const make = (options: AccessLogOptions) =>
               const input: Input = {}
               let steps: Effect.Effect<Input, unknown> = Effect.succeed(input)
               if (decodePath !== undefined) {
-                steps = Effect.flatMap(steps, () =>
-                  Effect.map(decodePath(path), (decoded) => (input.path = decoded, input)))
+                steps = Effect.flatMap(
+                  steps,
+                  () => Effect.map(decodePath(path), (decoded) => (input.path = decoded, input))
+                )
               }
               if (decodePayload !== undefined) {
                 const checkThenDecode = prefersStrict(request.headers.prefer as string | undefined)
@@ -193,8 +199,10 @@ export const make = (options: AccessLogOptions) =>
                   ))
               }
               if (decodeUrlParams !== undefined) {
-                steps = Effect.flatMap(steps, () =>
-                  Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input)))
+                steps = Effect.flatMap(
+                  steps,
+                  () => Effect.map(decodeUrlParams(query), (decoded) => (input.urlParams = decoded, input))
+                )
               }
               // What the endpoint's own schemas decoded is what its entry takes.
               return Effect.flatMap(steps, (decoded) => entry(caller, decoded as never))

@@ -16,7 +16,13 @@ export interface LoginThrottleOptions {
 /** 5 failures per e-mail and 50 per address within 15 minutes, unless configured otherwise. */
 export class LoginThrottleOptionsRef extends Context.Reference<LoginThrottleOptionsRef>()(
   "@wms/http/LoginThrottleOptions",
-  { defaultValue: (): LoginThrottleOptions => ({ maxFailuresPerEmail: 5, maxFailuresPerAddress: 50, windowSeconds: 900 }) }
+  {
+    defaultValue: (): LoginThrottleOptions => ({
+      maxFailuresPerEmail: 5,
+      maxFailuresPerAddress: 50,
+      windowSeconds: 900
+    })
+  }
 ) {}
 
 // The most keys kept per kind; the oldest goes first, so a flood of new keys cannot exhaust memory.

@@ -13,7 +13,12 @@ export const defaultCost = 17
 
 const keyLength = 32
 
-const derive = (password: string, salt: Buffer, options: Required<Pick<ScryptOptions, "N" | "r" | "p">>, length: number) =>
+const derive = (
+  password: string,
+  salt: Buffer,
+  options: Required<Pick<ScryptOptions, "N" | "r" | "p">>,
+  length: number
+) =>
   Effect.async<Buffer>((resume) => {
     // scrypt needs 128 · N · r bytes; Node refuses more than `maxmem` (32 MiB by default).
     const maxmem = 2 * 128 * options.N * options.r
@@ -24,7 +29,13 @@ const derive = (password: string, salt: Buffer, options: Required<Pick<ScryptOpt
 const parse = (hash: string) => {
   const [scheme, N, r, p, salt, key] = hash.split("$")
   if (scheme !== "scrypt" || key === undefined) return undefined
-  return { N: Number(N), r: Number(r), p: Number(p), salt: Buffer.from(salt, "base64"), key: Buffer.from(key, "base64") }
+  return {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+    salt: Buffer.from(salt, "base64"),
+    key: Buffer.from(key, "base64")
+  }
 }
 
 /** The hasher at a cost of 2^`cost` (log2 of scrypt's N, at least 14). */

@@ -59,7 +59,9 @@ const signingKey = (configured: Option.Option<Redacted.Redacted>) =>
     onNone: () =>
       Effect.flatMap(SettingRepository, (settings) =>
         settings.getOrInsert("jwt_secret", () => randomBytes(32).toString("base64url")))
-  }).pipe(Effect.map((secret) => new TextEncoder().encode(secret)))
+  }).pipe(Effect.map((secret) =>
+    new TextEncoder().encode(secret)
+  ))
 
 export const layer = (secret: Option.Option<Redacted.Redacted>) =>
   Layer.effect(

@@ -2,7 +2,25 @@
  * The engine without a server: the warehouse services on the store a database URL names. This is
  * the entry point for applications that embed the engine.
  */
-import { Administration, AllowPrivateWebhookTargets, Carriers, Inventory, OrderAllocationsLive, Orders, Receiving, Partners, Picking, PreAdvices, SkuGroups, Skus, TimeZone, WaveDefinitions, Waves, Webhooks, EventSubscriptions } from "@wms/core"
+import {
+  Administration,
+  AllowPrivateWebhookTargets,
+  Carriers,
+  EventSubscriptions,
+  Inventory,
+  OrderAllocationsLive,
+  Orders,
+  Partners,
+  Picking,
+  PreAdvices,
+  Receiving,
+  SkuGroups,
+  Skus,
+  TimeZone,
+  WaveDefinitions,
+  Waves,
+  Webhooks
+} from "@wms/core"
 import { Layer } from "effect"
 import * as NodePasswordHasher from "./NodePasswordHasher.js"
 import * as Store from "./Store.js"

@@ -73,8 +73,8 @@ const familyOf = (family: number | "IPv4" | "IPv6" | undefined): number =>
  * The lookup of the worker's connections: resolves the host, refuses it when any of its addresses
  * is refused, and hands the connection the very addresses it checked.
  */
-export const checkedLookup = (resolve: Resolve, allowPrivate: boolean): LookupFunction =>
-  (hostname, options, callback) => {
+export const checkedLookup =
+  (resolve: Resolve, allowPrivate: boolean): LookupFunction => (hostname, options, callback) => {
     resolve(hostname).then((addresses) => {
       for (const { address } of addresses) {
         const kind = addressKind(address)

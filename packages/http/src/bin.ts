@@ -18,8 +18,11 @@ const stopSignals = ["SIGTERM", "SIGINT"] as const
  */
 const logStopSignals = Effect.map(Effect.runtime<never>(), (runtime) => {
   for (const signal of stopSignals) {
-    process.once(signal, () =>
-      Runtime.runSync(runtime)(Effect.logInfo(`Stopping on ${signal}`).pipe(Effect.annotateLogs("reason", signal))))
+    process.once(
+      signal,
+      () =>
+        Runtime.runSync(runtime)(Effect.logInfo(`Stopping on ${signal}`).pipe(Effect.annotateLogs("reason", signal)))
+    )
   }
 })
 
@@ -34,7 +37,7 @@ Effect.flatMap(serverConfig, (config) =>
   Effect.zipRight(logStopSignals, Layer.launch(Server.layer(config))).pipe(
     Logger.withMinimumLogLevel(config.logLevel)
   )).pipe(
-  Effect.tapErrorCause(logFatal),
-  Effect.provide(Logger.json),
-  NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
-)
+    Effect.tapErrorCause(logFatal),
+    Effect.provide(Logger.json),
+    NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
+  )

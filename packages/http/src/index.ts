@@ -8,7 +8,14 @@ export { WarehouseApi } from "./Api.js"
 export * from "./api/Errors.js"
 export { Authorization, CurrentActor, CurrentPrincipal, TokenAuthentication } from "./api/Security.js"
 export * as Config from "./Config.js"
-export { type ActAs, createWarehouse, type CreateWarehouseOptions, type WarehouseClient, type WarehouseScope, type WarehouseServices } from "./derived/Facade.js"
+export {
+  type ActAs,
+  createWarehouse,
+  type CreateWarehouseOptions,
+  type WarehouseClient,
+  type WarehouseScope,
+  type WarehouseServices
+} from "./derived/Facade.js"
 export * as HttpApiLive from "./HttpApiLive.js"
 export * as LoginThrottle from "./LoginThrottle.js"
 export * as NodePasswordHasher from "./NodePasswordHasher.js"

@@ -106,7 +106,15 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual(listed.status, 200)
         assert.strictEqual(listed.body.length, 2)
         for (const user of listed.body) {
-          assert.deepStrictEqual(Object.keys(user).sort(), ["active", "admin", "client", "email", "name", "site", "userId"])
+          assert.deepStrictEqual(Object.keys(user).sort(), [
+            "active",
+            "admin",
+            "client",
+            "email",
+            "name",
+            "site",
+            "userId"
+          ])
           assert.isString(user.userId)
         }
         const withoutIds = listed.body.map(({ userId: _, ...user }: { userId: string }) => user)

@@ -48,7 +48,9 @@ for (const [label, server] of serverOnBothStores) {
     it.effect("wrong credentials get 401 User/password not correct", () =>
       Effect.gen(function*() {
         const api = yield* Api
-        for (const body of [{ email: "admin@example.com", password: "wrong" }, { email: "nobody@x.y", password: "x" }]) {
+        for (
+          const body of [{ email: "admin@example.com", password: "wrong" }, { email: "nobody@x.y", password: "x" }]
+        ) {
           const response = yield* api.request("POST", "/login", { body })
           assert.strictEqual(response.status, 401)
           assert.deepStrictEqual(response.body, { message: "User/password not correct" })

@@ -4,9 +4,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { NewOrder, SiteId } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
+import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 import { login, makeClient } from "../src/Client.js"
 import * as Server from "../src/Server.js"
-import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 
 // The bundled server on a loopback port: the typed client reads what goes over the wire.
 const server = Server.app(testConfig("sqlite::memory:")).pipe(

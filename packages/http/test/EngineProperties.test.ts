@@ -58,7 +58,15 @@ for (const [label, services] of stores) {
           ])
           assert.deepStrictEqual(violations, [])
           assert.deepStrictEqual(outcomes.map((outcome) => outcome._tag), [
-            "Done", "Done", "Done", "Refused", "Done", "Done", "Done", "Done", "Refused"
+            "Done",
+            "Done",
+            "Done",
+            "Refused",
+            "Done",
+            "Done",
+            "Done",
+            "Done",
+            "Refused"
           ])
         }).pipe(Effect.orDie))
     })

@@ -4,9 +4,9 @@ import { assert, layer } from "@effect/vitest"
 import { Server, WarehouseApi } from "@wms/http"
 import { Cause, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import { type ClientRequest, request as httpRequest } from "node:http"
-import * as ErrorResponses from "../src/ErrorResponses.js"
 import { onBothStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
+import * as ErrorResponses from "../src/ErrorResponses.js"
 
 /** What the servers below log at level Error or above. */
 const errorsLogged: Array<string> = []
@@ -53,7 +53,7 @@ interface RawResponse {
   readonly status: number
   readonly contentType: string | undefined
   readonly text: string
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   readonly body: any
 }
 
@@ -207,31 +207,35 @@ for (const [label, server] of servers) {
         }
       }))
 
-    it.effect("a body that is not JSON is a 400 on every body endpoint, after token and site, writing and logging nothing", () =>
-      Effect.gen(function*() {
-        const token = yield* login
-        const customers = yield* send("GET", "/customers", { token, site: "main" })
-        errorsLogged.length = 0
-        for (const [method, path] of bodyEndpoints) {
-          for (const [contentType, body] of notJson) {
-            const response = yield* send(method, path, { token, site: "main", body, contentType })
-            assert.deepStrictEqual(
-              [response.status, response.body],
-              [400, { message: "Request body must be a JSON object" }],
-              `${method} ${path} as ${contentType}`
-            )
+    it.effect(
+      "a body that is not JSON is a 400 on every body endpoint, after token and site, writing and logging nothing",
+      () =>
+        Effect.gen(function*() {
+          const token = yield* login
+          const customers = yield* send("GET", "/customers", { token, site: "main" })
+          errorsLogged.length = 0
+          for (const [method, path] of bodyEndpoints) {
+            for (const [contentType, body] of notJson) {
+              const response = yield* send(method, path, { token, site: "main", body, contentType })
+              assert.deepStrictEqual(
+                [response.status, response.body],
+                [400, { message: "Request body must be a JSON object" }],
+                `${method} ${path} as ${contentType}`
+              )
+            }
           }
-        }
-        for (const [contentType, body] of notJson) {
-          const noToken = yield* send("POST", "/customers", { body, contentType })
-          assert.deepStrictEqual([noToken.status, noToken.body], [401, { message: "Missing authorization token" }])
-          const noSite = yield* send("POST", "/customers", { token, body, contentType })
-          assert.deepStrictEqual([noSite.status, noSite.body], [403, { message: "Missing header site" }])
-        }
-        assert.strictEqual((yield* send("GET", "/customers", { token, site: "main" })).text, customers.text)
-        assert.strictEqual((yield* send("GET", "/orders/FORM-1", { token, site: "main" })).status, 404)
-        assert.deepStrictEqual(errorsLogged, [])
-      }), 120_000)
+          for (const [contentType, body] of notJson) {
+            const noToken = yield* send("POST", "/customers", { body, contentType })
+            assert.deepStrictEqual([noToken.status, noToken.body], [401, { message: "Missing authorization token" }])
+            const noSite = yield* send("POST", "/customers", { token, body, contentType })
+            assert.deepStrictEqual([noSite.status, noSite.body], [403, { message: "Missing header site" }])
+          }
+          assert.strictEqual((yield* send("GET", "/customers", { token, site: "main" })).text, customers.text)
+          assert.strictEqual((yield* send("GET", "/orders/FORM-1", { token, site: "main" })).status, 404)
+          assert.deepStrictEqual(errorsLogged, [])
+        }),
+      120_000
+    )
 
     it.effect("a body declared over 1 MiB gets 413 {message} before it is read", () =>
       Effect.gen(function*() {

@@ -75,67 +75,80 @@ for (const [label, database] of databases) {
         })
       }).pipe(Effect.orDie), { timeout: 60_000 })
 
-    it.scoped("acts in the scope it is given, as the system or as a user with that user's rights", () =>
-      Effect.gen(function*() {
-        const url = yield* database
-        const wms = yield* Effect.promise(() => createWarehouse({ database: url, site: "east" }))
-        yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
-        yield* Effect.promise(async () => {
-          assert.deepStrictEqual((await wms.sites.list()).map((site) => site.site_id), ["east"])
-          await wms.sites.create({ site_id: "hub", name: "Hub", fulfillment: true })
-          const hub = wms.as({ site: "hub" })
-          await hub.clients.create({ client_id: "acme", name: "Acme" })
-          await hub.users.create({
-            email: "picker@acme.test",
-            password: "a-long-password",
-            name: "Picker",
-            site: "hub",
-            client: "acme"
+    it.scoped(
+      "acts in the scope it is given, as the system or as a user with that user's rights",
+      () =>
+        Effect.gen(function*() {
+          const url = yield* database
+          const wms = yield* Effect.promise(() => createWarehouse({ database: url, site: "east" }))
+          yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+          yield* Effect.promise(async () => {
+            assert.deepStrictEqual((await wms.sites.list()).map((site) => site.site_id), ["east"])
+            await wms.sites.create({ site_id: "hub", name: "Hub", fulfillment: true })
+            const hub = wms.as({ site: "hub" })
+            await hub.clients.create({ client_id: "acme", name: "Acme" })
+            await hub.users.create({
+              email: "picker@acme.test",
+              password: "a-long-password",
+              name: "Picker",
+              site: "hub",
+              client: "acme"
+            })
+            const acme = wms.as({ site: "acme", user: "Picker@acme.test" })
+            await acme.skus.create({ sku_id: "BOLT", description: "Bolt" })
+            await acme.orders.create({ order_id: "SO-A", lines: [{ sku_id: "BOLT", qty: 2 }] })
+            await wms.orders.create({ order_id: "SO-E" })
+            const hubOrders = (await hub.orders.list()).map((order) => [order.order_id, order.client_id])
+            assert.deepStrictEqual(hubOrders, [["SO-A", "acme"]])
+            assert.deepStrictEqual((await wms.orders.list()).map((order) => order.order_id), ["SO-E"])
+            assert.notStrictEqual((await hub.orders.get("SO-A")).created_by, "system")
+            // A user without admin rights stays within them; an unknown scope or user is refused.
+            assert.instanceOf(await rejection(acme.sites.list()), Forbidden)
+            assert.instanceOf(
+              await rejection(wms.as({ site: "hub", user: "picker@acme.test" }).orders.list()),
+              Forbidden
+            )
+            assert.instanceOf(await rejection(wms.as({ site: "nowhere" }).orders.list()), Forbidden)
+            const nobody = wms.as({ site: "hub", user: "nobody@acme.test" })
+            assert.instanceOf(await rejection(nobody.orders.list()), Unauthenticated)
           })
-          const acme = wms.as({ site: "acme", user: "Picker@acme.test" })
-          await acme.skus.create({ sku_id: "BOLT", description: "Bolt" })
-          await acme.orders.create({ order_id: "SO-A", lines: [{ sku_id: "BOLT", qty: 2 }] })
-          await wms.orders.create({ order_id: "SO-E" })
-          const hubOrders = (await hub.orders.list()).map((order) => [order.order_id, order.client_id])
-          assert.deepStrictEqual(hubOrders, [["SO-A", "acme"]])
-          assert.deepStrictEqual((await wms.orders.list()).map((order) => order.order_id), ["SO-E"])
-          assert.notStrictEqual((await hub.orders.get("SO-A")).created_by, "system")
-          // A user without admin rights stays within them; an unknown scope or user is refused.
-          assert.instanceOf(await rejection(acme.sites.list()), Forbidden)
-          assert.instanceOf(await rejection(wms.as({ site: "hub", user: "picker@acme.test" }).orders.list()), Forbidden)
-          assert.instanceOf(await rejection(wms.as({ site: "nowhere" }).orders.list()), Forbidden)
-          const nobody = wms.as({ site: "hub", user: "nobody@acme.test" })
-          assert.instanceOf(await rejection(nobody.orders.list()), Unauthenticated)
-        })
-      }).pipe(Effect.orDie), { timeout: 60_000 })
+        }).pipe(Effect.orDie),
+      { timeout: 60_000 }
+    )
   })
 }
 
 describe("the Promise facade's checks, as the API declares them", () => {
-  it.scoped("checks path and query values as the server does, admin rights before the body, and resolves to new ids", () =>
-    Effect.gen(function*() {
-      const file = yield* freshSqliteFile
-      const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
-      yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
-      yield* Effect.promise(async () => {
-        await wms.orders.create({ order_id: "SO-1", lines: [] })
-        const halfLine = await rejection(wms.orders.line("SO-1", 1.5))
-        assert.instanceOf(halfLine, InvalidInput)
-        assert.strictEqual((halfLine as InvalidInput).message, "Invalid field line_id: must be an integer id")
-        const nulId = await rejection(wms.skus.get("A\u0000"))
-        assert.strictEqual((nulId as InvalidInput).message, "Invalid field id: must not contain NUL characters")
-        const negative = await rejection(wms.carriers.list({ limit: -1 }))
-        assert.strictEqual((negative as InvalidInput).message, "Invalid field limit: must be a whole number")
-        const carrierId = await wms.carriers.create({ name: "PostNL" })
-        assert.deepStrictEqual((await wms.carriers.list({ offset: 0, limit: 1 })).map((carrier) => carrier.id), [carrierId])
-        assert.strictEqual((await wms.carriers.get(carrierId)).name, "PostNL")
-        // Admin rights come before the body's schema, as over HTTP.
-        await wms.users.create({ email: "clerk@main.test", password: "a-long-password", name: "Clerk", site: "main" })
-        const clerk = wms.as({ site: "main", user: "clerk@main.test" })
-        assert.instanceOf(await rejection(clerk.sites.create({} as never)), Forbidden)
-        assert.instanceOf(await rejection(wms.sites.create({} as never)), InvalidInput)
-      })
-    }).pipe(Effect.orDie), { timeout: 60_000 })
+  it.scoped(
+    "checks path and query values as the server does, admin rights before the body, and resolves to new ids",
+    () =>
+      Effect.gen(function*() {
+        const file = yield* freshSqliteFile
+        const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+        yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+        yield* Effect.promise(async () => {
+          await wms.orders.create({ order_id: "SO-1", lines: [] })
+          const halfLine = await rejection(wms.orders.line("SO-1", 1.5))
+          assert.instanceOf(halfLine, InvalidInput)
+          assert.strictEqual((halfLine as InvalidInput).message, "Invalid field line_id: must be an integer id")
+          const nulId = await rejection(wms.skus.get("A\u0000"))
+          assert.strictEqual((nulId as InvalidInput).message, "Invalid field id: must not contain NUL characters")
+          const negative = await rejection(wms.carriers.list({ limit: -1 }))
+          assert.strictEqual((negative as InvalidInput).message, "Invalid field limit: must be a whole number")
+          const carrierId = await wms.carriers.create({ name: "PostNL" })
+          assert.deepStrictEqual((await wms.carriers.list({ offset: 0, limit: 1 })).map((carrier) => carrier.id), [
+            carrierId
+          ])
+          assert.strictEqual((await wms.carriers.get(carrierId)).name, "PostNL")
+          // Admin rights come before the body's schema, as over HTTP.
+          await wms.users.create({ email: "clerk@main.test", password: "a-long-password", name: "Clerk", site: "main" })
+          const clerk = wms.as({ site: "main", user: "clerk@main.test" })
+          assert.instanceOf(await rejection(clerk.sites.create({} as never)), Forbidden)
+          assert.instanceOf(await rejection(wms.sites.create({} as never)), InvalidInput)
+        })
+      }).pipe(Effect.orDie),
+    { timeout: 60_000 }
+  )
 })
 
 describe("createWarehouse", () => {

@@ -78,7 +78,11 @@ const bodies = (payload: Option.Option<Schema.Schema.Any>) => {
     { weight: 3, arbitrary: valid },
     {
       weight: 5,
-      arbitrary: fc.tuple(valid, fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fc.option(hostileValue, { nil: undefined }))
+      arbitrary: fc.tuple(
+        valid,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+        fc.option(hostileValue, { nil: undefined })
+      )
         .map(([body, choices, value]) => corrupt(body, choices, value))
     },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) }
@@ -120,8 +124,10 @@ const contentTypes: ReadonlyArray<{ readonly contentType: string; readonly write
 const fingerprint = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const tables = yield* sql.onDialectOrElse({
-    pg: () => sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`,
-    orElse: () => sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+    pg: () =>
+      sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`,
+    orElse: () =>
+      sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
   })
   const rows: Array<unknown> = []
   for (const { name } of [...tables].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -134,72 +140,92 @@ const fingerprint = Effect.gen(function*() {
 
 for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 300_000 })(`fuzzed writes on ${label}`, (it) => {
-    it.effect(`${writeEndpoints.length} write endpoints: never 5xx, and a 4xx writes nothing`, () =>
-      Effect.gen(function*() {
-        const api = yield* Api
-        const admin = yield* api.login()
-        const main = yield* callerFor(admin, "main")
-        // Records for the paths to name, besides ids that name nothing.
-        expect204(yield* main.post("/customers", { name: "Jansen", town: "Utrecht" }))
-        expect204(yield* main.post("/suppliers", { name: "Acme" }))
-        expect204(yield* main.post("/carriers", { name: "DHL" }))
-        expect204(yield* main.post("/skus", { sku_id: "SKU-1", description: "Bolt" }))
-        expect204(yield* main.post("/orders", { order_id: "O-1", lines: [{ sku_id: "SKU-1", qty: 2 }] }))
-        expect204(yield* main.post("/preadvices", { pre_advice_id: "PA-1", lines: [{ sku_id: "SKU-1", qty: 5 }] }))
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "A-1", qty: 10 }))
-        expect204(yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 }))
-        const other = `${unique("other")}@example.com`
-        expect204(yield* main.post("/users", { email: other, password: "a-long-password", name: "Other", site: "main" }))
-        const otherId = (yield* main.get("/users")).body.find((u: { email: string }) => u.email === other).userId
-        const pathValue = fc.constantFrom("1", "2", "O-1", "PA-1", "SKU-1", otherId, "2147483648", "1e308", "a%00b", "%20")
-        const paths = (template: string) =>
-          fc.array(pathValue, { minLength: 4, maxLength: 4 }).map((values) => {
-            let i = 0
-            return template.replace(/:[A-Za-z_]+/g, () => values[i++])
-          })
-
-        let requests = 0
-        let before = yield* fingerprint
-        /** Sends `rawBody` (as JSON unless `contentType` says otherwise): never a 5xx, and a 4xx writes nothing. */
-        const send = (endpoint: WriteEndpoint, path: string, rawBody: string | undefined, contentType?: string) =>
-          Effect.gen(function*() {
-            requests++
-            const options = { token: admin, site: "main", rawBody, contentType }
-            const response = yield* api.request(endpoint.method, path, options)
-            const shown = `${endpoint.method} ${path} as ${contentType ?? "JSON"}: ${rawBody?.slice(0, 300)}`
-            assert.isBelow(response.status, 500, `${JSON.stringify(response.body)} for ${shown}`)
-            const after = yield* fingerprint
-            if (response.status >= 400) {
-              assert.isString(response.body?.message, shown)
-              assert.strictEqual(after, before, `a ${response.status} wrote for ${shown}`)
-            }
-            before = after
-            return response
-          })
-        for (const endpoint of writeEndpoints) {
-          before = yield* fingerprint
-          yield* checkProperty(
-            fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
-            ([path, body]) => Effect.asVoid(send(endpoint, path, body === undefined ? undefined : JSON.stringify(body))),
-            Option.isSome(endpoint.payload) ? 60 : 20
+    it.effect(
+      `${writeEndpoints.length} write endpoints: never 5xx, and a 4xx writes nothing`,
+      () =>
+        Effect.gen(function*() {
+          const api = yield* Api
+          const admin = yield* api.login()
+          const main = yield* callerFor(admin, "main")
+          // Records for the paths to name, besides ids that name nothing.
+          expect204(yield* main.post("/customers", { name: "Jansen", town: "Utrecht" }))
+          expect204(yield* main.post("/suppliers", { name: "Acme" }))
+          expect204(yield* main.post("/carriers", { name: "DHL" }))
+          expect204(yield* main.post("/skus", { sku_id: "SKU-1", description: "Bolt" }))
+          expect204(yield* main.post("/orders", { order_id: "O-1", lines: [{ sku_id: "SKU-1", qty: 2 }] }))
+          expect204(yield* main.post("/preadvices", { pre_advice_id: "PA-1", lines: [{ sku_id: "SKU-1", qty: 5 }] }))
+          expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "A-1", qty: 10 }))
+          expect204(
+            yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 })
           )
-          if (Option.isNone(endpoint.payload)) continue
-          for (const { contentType, write } of contentTypes) {
+          const other = `${unique("other")}@example.com`
+          expect204(
+            yield* main.post("/users", { email: other, password: "a-long-password", name: "Other", site: "main" })
+          )
+          const otherId = (yield* main.get("/users")).body.find((u: { email: string }) => u.email === other).userId
+          const pathValue = fc.constantFrom(
+            "1",
+            "2",
+            "O-1",
+            "PA-1",
+            "SKU-1",
+            otherId,
+            "2147483648",
+            "1e308",
+            "a%00b",
+            "%20"
+          )
+          const paths = (template: string) =>
+            fc.array(pathValue, { minLength: 4, maxLength: 4 }).map((values) => {
+              let i = 0
+              return template.replace(/:[A-Za-z_]+/g, () => values[i++])
+            })
+
+          let requests = 0
+          let before = yield* fingerprint
+          /** Sends `rawBody` (as JSON unless `contentType` says otherwise): never a 5xx, and a 4xx writes nothing. */
+          const send = (endpoint: WriteEndpoint, path: string, rawBody: string | undefined, contentType?: string) =>
+            Effect.gen(function*() {
+              requests++
+              const options = { token: admin, site: "main", rawBody, contentType }
+              const response = yield* api.request(endpoint.method, path, options)
+              const shown = `${endpoint.method} ${path} as ${contentType ?? "JSON"}: ${rawBody?.slice(0, 300)}`
+              assert.isBelow(response.status, 500, `${JSON.stringify(response.body)} for ${shown}`)
+              const after = yield* fingerprint
+              if (response.status >= 400) {
+                assert.isString(response.body?.message, shown)
+                assert.strictEqual(after, before, `a ${response.status} wrote for ${shown}`)
+              }
+              before = after
+              return response
+            })
+          for (const endpoint of writeEndpoints) {
+            before = yield* fingerprint
             yield* checkProperty(
               fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
               ([path, body]) =>
-                Effect.gen(function*() {
-                  const response = yield* send(endpoint, path, write(body), contentType)
-                  // Only JSON is read: no body in another type gets past its checks.
-                  if (contentType !== "") {
-                    assert.strictEqual(response.status, 400, `${endpoint.method} ${path} as ${contentType}`)
-                  }
-                }),
-              3
+                Effect.asVoid(send(endpoint, path, body === undefined ? undefined : JSON.stringify(body))),
+              Option.isSome(endpoint.payload) ? 60 : 20
             )
+            if (Option.isNone(endpoint.payload)) continue
+            for (const { contentType, write } of contentTypes) {
+              yield* checkProperty(
+                fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
+                ([path, body]) =>
+                  Effect.gen(function*() {
+                    const response = yield* send(endpoint, path, write(body), contentType)
+                    // Only JSON is read: no body in another type gets past its checks.
+                    if (contentType !== "") {
+                      assert.strictEqual(response.status, 400, `${endpoint.method} ${path} as ${contentType}`)
+                    }
+                  }),
+                3
+              )
+            }
           }
-        }
-        assert.isAtLeast(requests, 2500)
-      }), 240_000)
+          assert.isAtLeast(requests, 2500)
+        }),
+      240_000
+    )
   })
 }

@@ -26,11 +26,15 @@ for (const [label, server] of serverOnBothStores) {
         const main = yield* callerFor(yield* (yield* Api).login(), "main")
         const sku = yield* insertSku({ sku_id: unique("BIG") })
         const orderId = unique("O")
-        expect204(yield* main.post("/orders", {
-          order_id: orderId,
-          lines: [{ sku_id: sku, qty: 1_500_000_000 }, { sku_id: sku, qty: 1_500_000_000 }]
-        }))
-        expect204(yield* main.post("/wave-definitions", { description: "big", criterium_id: 2, value: orderId, pick_type: 1 }))
+        expect204(
+          yield* main.post("/orders", {
+            order_id: orderId,
+            lines: [{ sku_id: sku, qty: 1_500_000_000 }, { sku_id: sku, qty: 1_500_000_000 }]
+          })
+        )
+        expect204(
+          yield* main.post("/wave-definitions", { description: "big", criterium_id: 2, value: orderId, pick_type: 1 })
+        )
         const definitionId = yield* lastId(main, "/wave-definitions")
         const created = yield* main.post("/waves/create", { wavedef_id: definitionId })
         expectStatus(created, 200)
@@ -38,15 +42,27 @@ for (const [label, server] of serverOnBothStores) {
         expectStatus(yield* main.post("/waves/start", { wave_id: waveId }), 200)
         const wave = yield* main.get(`/waves/${waveId}`)
         expectStatus(wave, 200)
-        assert.deepStrictEqual([wave.body.qty_ordered, wave.body.qty_allocated, wave.body.qty_short], [3_000_000_000, 0, 3_000_000_000])
+        assert.deepStrictEqual([wave.body.qty_ordered, wave.body.qty_allocated, wave.body.qty_short], [
+          3_000_000_000,
+          0,
+          3_000_000_000
+        ])
       }))
 
     it.effect("wave and definition ids beyond 32 bits are a 400", () =>
       Effect.gen(function*() {
         const main = yield* callerFor(yield* (yield* Api).login(), "main")
         for (const id of [2147483648, 1e308, 1.5, -1]) {
-          expectError(yield* main.post("/waves/start", { wave_id: id }), 400, "Invalid field wave_id: must be an integer id")
-          expectError(yield* main.post("/waves/create", { wavedef_id: id }), 400, "Invalid field wavedef_id: must be an integer id")
+          expectError(
+            yield* main.post("/waves/start", { wave_id: id }),
+            400,
+            "Invalid field wave_id: must be an integer id"
+          )
+          expectError(
+            yield* main.post("/waves/create", { wavedef_id: id }),
+            400,
+            "Invalid field wavedef_id: must be an integer id"
+          )
           expectError(
             yield* main.post("/inventory/adjustments", { content_id: id, qty: 1 }),
             400,
@@ -85,12 +101,22 @@ for (const [label, server] of serverOnBothStores) {
           "Invalid field tag_id: must not contain NUL characters"
         )
         expectError(
-          yield* main.post("/users", { email: "x\u0000@example.com", password: "long-enough-pw", name: "X", site: "main" }),
+          yield* main.post("/users", {
+            email: "x\u0000@example.com",
+            password: "long-enough-pw",
+            name: "X",
+            site: "main"
+          }),
           400,
           "Invalid field email: must not contain NUL characters"
         )
         expectError(
-          yield* main.post("/users", { email: unique("u") + "@example.com", password: "p\u0000ssword-long", name: "X", site: "main" }),
+          yield* main.post("/users", {
+            email: unique("u") + "@example.com",
+            password: "p\u0000ssword-long",
+            name: "X",
+            site: "main"
+          }),
           400,
           "Invalid field password: must not contain NUL characters"
         )
@@ -99,7 +125,11 @@ for (const [label, server] of serverOnBothStores) {
           400,
           "Invalid field email: must not contain NUL characters"
         )
-        expectError(yield* main.post("/orders", { order_id: unique("O"), ship_dock: "D\u0000" }), 400, "Invalid field ship_dock: must not contain NUL characters")
+        expectError(
+          yield* main.post("/orders", { order_id: unique("O"), ship_dock: "D\u0000" }),
+          400,
+          "Invalid field ship_dock: must not contain NUL characters"
+        )
         expectError(yield* main.get("/orders/A%00B"), 400, "Invalid field id: must not contain NUL characters")
         expectStatus(yield* main.get("/tasks?sku_id=A%00B"), 400)
         for (const query of ["lines=%00", "lines=false%00", "limit=1&lines=%00"]) {
@@ -122,8 +152,12 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const main = yield* callerFor(yield* (yield* Api).login(), "main")
         const sku = yield* insertSku({ sku_id: unique("UNTAGGED") })
-        for (const qty of [5, 7, -2]) expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: "A-1", qty }))
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: "A-1", expiry_date: "2099-01-01", qty: 3 }))
+        for (const qty of [5, 7, -2]) {
+          expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: "A-1", qty }))
+        }
+        expect204(
+          yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: "A-1", expiry_date: "2099-01-01", qty: 3 })
+        )
         expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: "B-1", qty: 1 }))
         const overview = yield* main.get("/inventory/overview")
         const contents = overview.body

@@ -33,7 +33,9 @@ interface Sent {
 const send = (port: number, sent: Sent) =>
   Effect.async<Answer, Error>((resume) => {
     const headers = { ...sent.headers }
-    if (sent.body !== undefined && sent.chunked !== true) headers["content-length"] = String(Buffer.byteLength(sent.body))
+    if (sent.body !== undefined && sent.chunked !== true) {
+      headers["content-length"] = String(Buffer.byteLength(sent.body))
+    }
     const req = httpRequest({ host: "127.0.0.1", port, method: sent.method, path: sent.path, headers }, (res) => {
       let text = ""
       res.setEncoding("utf8")
@@ -43,18 +45,24 @@ const send = (port: number, sent: Sent) =>
     req.on("error", (error) => resume(Effect.fail(error)))
     if (sent.body !== undefined && sent.chunked === true) {
       const body = Buffer.from(sent.body)
-      for (let offset = 0; offset < body.length; offset += 64 * 1024) req.write(body.subarray(offset, offset + 64 * 1024))
+      for (let offset = 0; offset < body.length; offset += 64 * 1024) {
+        req.write(body.subarray(offset, offset + 64 * 1024))
+      }
     } else if (sent.body !== undefined) req.write(sent.body)
     req.end()
     return Effect.sync(() => req.destroy())
-  }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error(`${sent.method} ${sent.path}: no answer`) }))
+  }).pipe(
+    Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error(`${sent.method} ${sent.path}: no answer`) })
+  )
 
 /** What must match: a record's author and time of creation differ between the two databases. */
 const comparable = (answer: Answer) => {
   let body: unknown = answer.text
   try {
-    body = JSON.parse(answer.text, (key, value) =>
-      key === "created_by" ? "<user>" : key === "creation_datetime" ? "<time>" : value)
+    body = JSON.parse(
+      answer.text,
+      (key, value) => key === "created_by" ? "<user>" : key === "creation_datetime" ? "<time>" : value
+    )
   } catch {
     // Not JSON: compared as text.
   }
@@ -95,21 +103,24 @@ const login = (port: number) =>
 
 /** The same master data on both: a customer (id 1), a carrier (id 1) and two SKUs. */
 const seed = (port: number, token: string) =>
-  Effect.forEach([
-    ["/customers", { name: "Customer", town: "Town" }],
-    ["/carriers", { name: "Carrier" }],
-    ["/skus", { sku_id: "SKU-1", description: "One" }],
-    ["/skus", { sku_id: "SKU-2", description: "Two" }]
-  ] as const, ([path, body]) =>
-    Effect.flatMap(
-      send(port, {
-        method: "POST",
-        path,
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, site: "main" },
-        body: JSON.stringify(body)
-      }),
-      (answer) => answer.status === 204 ? Effect.void : Effect.die(new Error(`seeding ${path}: ${answer.text}`))
-    ))
+  Effect.forEach(
+    [
+      ["/customers", { name: "Customer", town: "Town" }],
+      ["/carriers", { name: "Carrier" }],
+      ["/skus", { sku_id: "SKU-1", description: "One" }],
+      ["/skus", { sku_id: "SKU-2", description: "Two" }]
+    ] as const,
+    ([path, body]) =>
+      Effect.flatMap(
+        send(port, {
+          method: "POST",
+          path,
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}`, site: "main" },
+          body: JSON.stringify(body)
+        }),
+        (answer) => answer.status === 204 ? Effect.void : Effect.die(new Error(`seeding ${path}: ${answer.text}`))
+      )
+  )
 
 const servers = (kind: "sqlite" | "postgres") =>
   Layer.scoped(
@@ -162,9 +173,28 @@ const pathSegment = fc.oneof(
 
 const query = fc.array(
   fc.constantFrom(
-    "lines=false", "lines=true", "lines", "lines=", "limit=1", "limit=0", "limit=-1", "limit=x", "limit=1.5",
-    "offset=1", "offset=1e3", "offset=99999999999", "limit=1&limit=2", "%6Cimit=1", "lines=fal%73e", "lines=fal+se",
-    "=x", "", "a=b=c", "__proto__=1", "constructor=x", "lines=%00"
+    "lines=false",
+    "lines=true",
+    "lines",
+    "lines=",
+    "limit=1",
+    "limit=0",
+    "limit=-1",
+    "limit=x",
+    "limit=1.5",
+    "offset=1",
+    "offset=1e3",
+    "offset=99999999999",
+    "limit=1&limit=2",
+    "%6Cimit=1",
+    "lines=fal%73e",
+    "lines=fal+se",
+    "=x",
+    "",
+    "a=b=c",
+    "__proto__=1",
+    "constructor=x",
+    "lines=%00"
   ),
   { maxLength: 3 }
 ).map((parts) => parts.join("&"))
@@ -193,7 +223,9 @@ const validOrder = fc.record({
   carrier_id: fc.constantFrom(1, null),
   order_date: fc.constantFrom("2026-01-31", null),
   ship_dock: fc.constantFrom("D1", ""),
-  lines: fc.array(fc.record({ sku_id: fc.constantFrom("SKU-1", "SKU-2"), qty: fc.integer({ min: 1, max: 9 }) }), { maxLength: 3 })
+  lines: fc.array(fc.record({ sku_id: fc.constantFrom("SKU-1", "SKU-2"), qty: fc.integer({ min: 1, max: 9 }) }), {
+    maxLength: 3
+  })
 }, { requiredKeys: ["order_id"] })
 
 // What a client may add to an order: fields it does not know, and read-only ones as GET shows them.
@@ -226,7 +258,15 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("", "{", "[]", "null", "\uFEFF{\"order_id\":\"B\"}", "{\"order_id\":\"N\\u0000\"}", `${"[".repeat(40)}${"]".repeat(40)}`)
+    arbitrary: fc.constantFrom(
+      "",
+      "{",
+      "[]",
+      "null",
+      "\uFEFF{\"order_id\":\"B\"}",
+      "{\"order_id\":\"N\\u0000\"}",
+      `${"[".repeat(40)}${"]".repeat(40)}`
+    )
   }
 )
 
@@ -268,8 +308,14 @@ const request: fc.Arbitrary<Request> = fc.record({
     {
       weight: 2,
       arbitrary: fc.constantFrom(
-        "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "application/x-www-form-urlencoded",
-        "multipart/form-data", "multipart/form-data; boundary=x", "application/xml", undefined
+        "application/json; charset=utf-8",
+        "APPLICATION/JSON",
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+        "multipart/form-data; boundary=x",
+        "application/xml",
+        undefined
       )
     }
   ),
@@ -313,7 +359,11 @@ const differential = (kind: "sqlite" | "postgres") =>
                 send(front, sentTo(request, tokens.front)),
                 send(platform, sentTo(request, tokens.platform))
               ], { concurrency: 1 }))
-              assert.deepStrictEqual(comparable(fromFront), comparable(fromPlatform), `${JSON.stringify(request)}: ${fromFront.text} / ${fromPlatform.text}`)
+              assert.deepStrictEqual(
+                comparable(fromFront),
+                comparable(fromPlatform),
+                `${JSON.stringify(request)}: ${fromFront.text} / ${fromPlatform.text}`
+              )
               if (request.requestId === "req-1") assert.strictEqual(fromFront.headers["x-request-id"], "req-1")
             }),
             { numRuns: 600 }

@@ -81,10 +81,13 @@ for (const [label, server] of serverOnBothStores) {
 
         const ledger = yield* api.request("GET", "/inventory/transactions", { token, site: "main" })
         const entries = ledger.body.filter((t: { content_id: number }) => t.content_id === content.content_id)
-        assert.deepStrictEqual(entries.map((t: { transaction_type: string; qty: number }) => [t.transaction_type, t.qty]), [
-          ["Adjustment", 10],
-          ["Adjustment", -4]
-        ])
+        assert.deepStrictEqual(
+          entries.map((t: { transaction_type: string; qty: number }) => [t.transaction_type, t.qty]),
+          [
+            ["Adjustment", 10],
+            ["Adjustment", -4]
+          ]
+        )
         assert.deepStrictEqual({ ...entries[0], id: 0, dstamp: "" }, {
           id: 0,
           dstamp: "",
@@ -111,8 +114,14 @@ for (const [label, server] of serverOnBothStores) {
         const token = yield* api.login()
         yield* insertSku({ sku_id: "ADJ-2", expiry_days: 30 })
         const body = { sku_id: "ADJ-2", loc_id: "B-01", tag_id: "T-2", expiry_date: "2030-01-31", qty: 3 }
-        assert.strictEqual((yield* api.request("POST", "/inventory/adjustments", { token, site: "main", body })).status, 204)
-        assert.strictEqual((yield* api.request("POST", "/inventory/adjustments", { token, site: "main", body })).status, 204)
+        assert.strictEqual(
+          (yield* api.request("POST", "/inventory/adjustments", { token, site: "main", body })).status,
+          204
+        )
+        assert.strictEqual(
+          (yield* api.request("POST", "/inventory/adjustments", { token, site: "main", body })).status,
+          204
+        )
         yield* api.request("POST", "/inventory/adjustments", {
           token,
           site: "main",
@@ -196,7 +205,11 @@ for (const [label, server] of serverOnBothStores) {
           [{ content_id: 1, qty: 1.5 }, 400, "Invalid field qty: must be a non-zero integer"],
           [{ qty: 1 }, 400, "Invalid field sku_id: is required when content_id is absent"],
           [{ sku_id: "NOPE", loc_id: "A", qty: 1 }, 400, "Invalid field sku_id: SKU NOPE does not exist"],
-          [{ sku_id: "ADJ-1", loc_id: "A", qty: 1, expiry_date: "2030-02-30" }, 400, "Invalid field expiry_date: must be a date YYYY-MM-DD"],
+          [
+            { sku_id: "ADJ-1", loc_id: "A", qty: 1, expiry_date: "2030-02-30" },
+            400,
+            "Invalid field expiry_date: must be a date YYYY-MM-DD"
+          ],
           [{ content_id: 999999, qty: 1 }, 404, "Inventory content with contentId 999999 not found"]
         ]
         for (const [body, status, message] of cases) {
@@ -216,7 +229,9 @@ for (const [label, server] of serverOnBothStores) {
         const content = yield* api.request("GET", "/inventory/overview/999999", { token, site: "main" })
         assert.strictEqual(content.status, 404)
         const lost = yield* api.request("GET", "/inventory/lostandfound/999999", { token, site: "main" })
-        assert.deepStrictEqual([lost.status, lost.body], [404, { message: "Lost and found item with id 999999 not found" }])
+        assert.deepStrictEqual([lost.status, lost.body], [404, {
+          message: "Lost and found item with id 999999 not found"
+        }])
         const list = yield* api.request("GET", "/inventory/lostandfound", { token, site: "main" })
         assert.deepStrictEqual([list.status, list.body], [200, []])
         const bad = yield* api.request("GET", "/inventory/transactions/1.5", { token, site: "main" })
@@ -228,7 +243,11 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const api = yield* Api
         const token = yield* api.login()
-        yield* api.request("POST", "/sites", { token, site: "main", body: { site_id: "ful", name: "F", fulfillment: true } })
+        yield* api.request("POST", "/sites", {
+          token,
+          site: "main",
+          body: { site_id: "ful", name: "F", fulfillment: true }
+        })
         for (const client_id of ["inv-c1", "inv-c2"]) {
           yield* api.request("POST", "/clients", { token, site: "ful", body: { client_id, name: client_id } })
           yield* insertSku({ site_id: "ful", client_id, sku_id: `SKU-${client_id}` })

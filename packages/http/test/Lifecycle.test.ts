@@ -17,13 +17,18 @@ import { Api, testServer } from "../../../testing/server.js"
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const bundle = fileURLToPath(new URL("../dist/server.bundle.js", import.meta.url))
 
-const sqliteEnv = Effect.map(freshSqliteFile, (file) => ({ WMS_DATABASE_URL: `sqlite:${file}`, HOME: process.env.HOME ?? "/tmp" }))
+const sqliteEnv = Effect.map(
+  freshSqliteFile,
+  (file) => ({ WMS_DATABASE_URL: `sqlite:${file}`, HOME: process.env.HOME ?? "/tmp" })
+)
 
 /** Sends `signal` to the process a test started and waits for it to exit; yields its exit code. */
 const stopWith = (server: ServerProcess, signal: NodeJS.Signals) =>
   Effect.gen(function*() {
     server.child.kill(signal)
-    yield* exited(server.child).pipe(Effect.timeoutFail({ duration: "15 seconds", onTimeout: () => new Error(server.output()) }))
+    yield* exited(server.child).pipe(
+      Effect.timeoutFail({ duration: "15 seconds", onTimeout: () => new Error(server.output()) })
+    )
     return server.child.exitCode
   })
 
@@ -51,19 +56,23 @@ const expectClosed = (server: ServerProcess) =>
   })
 
 describe("stopping the server", () => {
-  it.scopedLive("npm start stops on SIGTERM: npm, its shell and the server exit and the port closes", () =>
-    Effect.gen(function*() {
-      const server = yield* startProcess({
-        cwd: root,
-        command: ["npm", "start", "--silent"],
-        env: yield* sqliteEnv,
-        health: { timeoutMillis: 120_000 }
-      })
-      assert.strictEqual((yield* call(server, "GET", "/ready")).status, 200)
-      yield* stopWith(server, "SIGTERM")
-      yield* expectClosed(server)
-      expectStoppedOn(server.output(), "SIGTERM")
-    }), { timeout: 180_000 })
+  it.scopedLive(
+    "npm start stops on SIGTERM: npm, its shell and the server exit and the port closes",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* startProcess({
+          cwd: root,
+          command: ["npm", "start", "--silent"],
+          env: yield* sqliteEnv,
+          health: { timeoutMillis: 120_000 }
+        })
+        assert.strictEqual((yield* call(server, "GET", "/ready")).status, 200)
+        yield* stopWith(server, "SIGTERM")
+        yield* expectClosed(server)
+        expectStoppedOn(server.output(), "SIGTERM")
+      }),
+    { timeout: 180_000 }
+  )
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it.scopedLive(`the bundle logs the ${signal} and exits with 0`, () =>
@@ -75,33 +84,37 @@ describe("stopping the server", () => {
       }), { timeout: 60_000 })
   }
 
-  it.scopedLive("a server that cannot start logs its fatal error in one line and exits with 1", () =>
-    Effect.gen(function*() {
-      const taken = yield* Effect.acquireRelease(
-        Effect.async<Server>((resume) => {
-          const server = createServer()
-          server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-        }),
-        (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
-      )
-      const port = (taken.address() as AddressInfo).port
-      const child = spawn(process.execPath, [bundle], {
-        env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), ...(yield* sqliteEnv) },
-        stdio: ["ignore", "pipe", "pipe"]
-      })
-      let output = ""
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
-      yield* exited(child).pipe(Effect.timeoutFail({ duration: "30 seconds", onTimeout: () => new Error(output) }))
-      assert.strictEqual(child.exitCode, 1, output)
-      const lines = stoppingLines(output)
-      assert.deepStrictEqual(
-        lines.map(({ logLevel, message, annotations }) => ({ logLevel, message, annotations })),
-        [{ logLevel: "ERROR", message: "Stopping on a fatal error", annotations: { reason: "fatal error" } }],
-        output
-      )
-      assert.include(lines[0].cause, "EADDRINUSE")
-    }), { timeout: 60_000 })
+  it.scopedLive(
+    "a server that cannot start logs its fatal error in one line and exits with 1",
+    () =>
+      Effect.gen(function*() {
+        const taken = yield* Effect.acquireRelease(
+          Effect.async<Server>((resume) => {
+            const server = createServer()
+            server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+          }),
+          (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+        )
+        const port = (taken.address() as AddressInfo).port
+        const child = spawn(process.execPath, [bundle], {
+          env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), ...(yield* sqliteEnv) },
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+        let output = ""
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
+        yield* exited(child).pipe(Effect.timeoutFail({ duration: "30 seconds", onTimeout: () => new Error(output) }))
+        assert.strictEqual(child.exitCode, 1, output)
+        const lines = stoppingLines(output)
+        assert.deepStrictEqual(
+          lines.map(({ logLevel, message, annotations }) => ({ logLevel, message, annotations })),
+          [{ logLevel: "ERROR", message: "Stopping on a fatal error", annotations: { reason: "fatal error" } }],
+          output
+        )
+        assert.include(lines[0].cause, "EADDRINUSE")
+      }),
+    { timeout: 60_000 }
+  )
 })
 
 /** Ends every connection to the database and refuses new ones: the database is away. */
@@ -134,9 +147,15 @@ layer(serverAndDatabase, { timeout: 60_000 })("liveness and readiness on postgre
       assert.deepStrictEqual((yield* api.request("GET", "/ready")).body, { status: "ready" })
       yield* takeAway(url)
       const health = yield* api.request("GET", "/health")
-      assert.deepStrictEqual([health.status, health.body], [503, { status: "unavailable", message: "Database unavailable" }])
+      assert.deepStrictEqual([health.status, health.body], [503, {
+        status: "unavailable",
+        message: "Database unavailable"
+      }])
       const ready = yield* api.request("GET", "/ready")
-      assert.deepStrictEqual([ready.status, ready.body], [503, { status: "unavailable", message: "Database unavailable" }])
+      assert.deepStrictEqual([ready.status, ready.body], [503, {
+        status: "unavailable",
+        message: "Database unavailable"
+      }])
       yield* bringBack(url)
       assert.strictEqual((yield* api.request("GET", "/health")).status, 200)
     }))

@@ -35,7 +35,9 @@ for (const [label, server] of serverOnBothStores) {
           const none = yield* api.request("GET", `${path}?limit=0`, { token, site: "main" })
           assert.deepStrictEqual([path, none.status, none.body], [path, 200, []])
           const bad = yield* api.request("GET", `${path}?limit=ten`, { token, site: "main" })
-          assert.deepStrictEqual([path, bad.status, bad.body], [path, 400, { message: "Invalid field limit: must be a whole number" }])
+          assert.deepStrictEqual([path, bad.status, bad.body], [path, 400, {
+            message: "Invalid field limit: must be a whole number"
+          }])
         }
       }))
 

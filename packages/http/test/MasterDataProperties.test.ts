@@ -161,14 +161,18 @@ for (const [label, server] of serverOnBothStores) {
 
     const fuzz = (
       name: string,
-      setup: (t: Effect.Effect.Success<typeof makeTenants>) => Effect.Effect<{
-        readonly method: "POST" | "PUT"
-        readonly path: string
-        readonly list: string
-        readonly record?: string
-        readonly valid: Record<string, unknown>
-        readonly fields: ReadonlyArray<string>
-      }, never, Api>
+      setup: (t: Effect.Effect.Success<typeof makeTenants>) => Effect.Effect<
+        {
+          readonly method: "POST" | "PUT"
+          readonly path: string
+          readonly list: string
+          readonly record?: string
+          readonly valid: Record<string, unknown>
+          readonly fields: ReadonlyArray<string>
+        },
+        never,
+        Api
+      >
     ) =>
       it.effect(`${name}: fuzzed bodies never answer 5xx, and a 4xx writes nothing`, () =>
         Effect.gen(function*() {

@@ -17,7 +17,10 @@ const line = (orderId: string, n: number, sku_id: string, qty: number) => ({
 })
 
 /** Requests as the user of site P, unless another token and site are given. */
-const client = (w: World, as: { readonly token: string; readonly site: string } = { token: w.userP.token, site: w.p }) =>
+const client = (
+  w: World,
+  as: { readonly token: string; readonly site: string } = { token: w.userP.token, site: w.p }
+) =>
   Effect.map(Api, (api) => ({
     get: (path: string) => api.request("GET", path, as),
     post: (path: string, body: unknown) => api.request("POST", path, { ...as, body }),
@@ -186,7 +189,8 @@ for (const [label, server] of serverWithWorld) {
         const second = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: first, lines: [{ sku_id: "SKU-1", qty: 1 }] }), 204)
         expectStatus(yield* c.post("/orders", { order_id: second, customer_id: w.p_customer }), 204)
-        const mine = (orders: ReadonlyArray<{ order_id: string }>) => orders.filter((o) => [first, second].includes(o.order_id))
+        const mine = (orders: ReadonlyArray<{ order_id: string }>) =>
+          orders.filter((o) => [first, second].includes(o.order_id))
         const all = yield* c.get("/orders")
         expectStatus(all, 200)
         const listed = mine(all.body)
@@ -228,7 +232,10 @@ for (const [label, server] of serverWithWorld) {
         const original = (yield* c.get(`/orders/${id}`)).body
         expectStatus(yield* c.put(`/orders/${id}`, {}), 204)
         assert.deepStrictEqual((yield* c.get(`/orders/${id}`)).body, original)
-        expectStatus(yield* c.put(`/orders/${id}`, { ship_by_date: "2026-02-02", customer_id: w.p_customerNoTown }), 204)
+        expectStatus(
+          yield* c.put(`/orders/${id}`, { ship_by_date: "2026-02-02", customer_id: w.p_customerNoTown }),
+          204
+        )
         assert.deepStrictEqual((yield* c.get(`/orders/${id}`)).body, {
           ...original,
           ship_by_date: "2026-02-02",
@@ -278,11 +285,19 @@ for (const [label, server] of serverWithWorld) {
           { message: "Invalid field carrier_id: carrier 999999 does not exist" }
         )
         expectStatus(
-          yield* c.post("/orders", { order_id: id, customer_id: w.p_customer, carrier_id: w.p_carrier, lines: missingLine }),
+          yield* c.post("/orders", {
+            order_id: id,
+            customer_id: w.p_customer,
+            carrier_id: w.p_carrier,
+            lines: missingLine
+          }),
           400,
           { message: `Invalid field lines.600.sku_id: sku ${prefix}-NOPE does not exist` }
         )
-        expectStatus(yield* c.post("/orders", { order_id: id, customer_id: w.p_customer, carrier_id: w.p_carrier, lines }), 204)
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, customer_id: w.p_customer, carrier_id: w.p_carrier, lines }),
+          204
+        )
         assert.strictEqual((yield* c.get(`/orders/${id}`)).body.lines.length, 600)
       }))
 
@@ -290,7 +305,9 @@ for (const [label, server] of serverWithWorld) {
       Effect.gen(function*() {
         const w = yield* OrdersWorld
         const c = yield* client(w)
-        expectStatus(yield* c.put("/orders/nope", { ship_dock: "X" }), 404, { message: "Order with OrderID nope not found" })
+        expectStatus(yield* c.put("/orders/nope", { ship_dock: "X" }), 404, {
+          message: "Order with OrderID nope not found"
+        })
         const id = unique("O")
         expectStatus(yield* c.post("/orders", { order_id: id, ship_dock: "D" }), 204)
         expectStatus(yield* c.put(`/orders/${id}`, { ship_dock: "E", customer_id: 999999 }), 400, {
@@ -329,14 +346,19 @@ for (const [label, server] of serverWithWorld) {
         const c = yield* client(w)
         const id = unique("O")
         expectStatus(
-          yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-2", qty: 4, line: 3 }, { sku_id: "SKU-1", qty: 1, line: 1 }] }),
+          yield* c.post("/orders", {
+            order_id: id,
+            lines: [{ sku_id: "SKU-2", qty: 4, line: 3 }, { sku_id: "SKU-1", qty: 1, line: 1 }]
+          }),
           204
         )
         const lines = yield* c.get(`/orders/${id}/lines`)
         expectStatus(lines, 200, [line(id, 1, "SKU-1", 1), line(id, 3, "SKU-2", 4)])
         expectStatus(yield* c.get(`/orders/${id}/lines/3`), 200, line(id, 3, "SKU-2", 4))
         expectStatus(yield* c.get(`/orders/${id}/lines/2`), 404, { message: `Line 2 of order ${id} not found` })
-        expectStatus(yield* c.get(`/orders/${id}/lines/abc`), 400, { message: "Invalid field line_id: must be an integer id" })
+        expectStatus(yield* c.get(`/orders/${id}/lines/abc`), 400, {
+          message: "Invalid field line_id: must be an integer id"
+        })
         expectStatus(yield* c.get(`/orders/${id}/lines/1.5`), 400)
         expectStatus(yield* c.get("/orders/nope/lines"), 404, { message: "Order with OrderID nope not found" })
         expectStatus(yield* c.get("/orders/nope/lines/1"), 404, { message: "Order with OrderID nope not found" })
@@ -374,7 +396,10 @@ for (const [label, server] of serverWithWorld) {
         const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
-        expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1, line: 2147483647 }] }), 204)
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1, line: 2147483647 }] }),
+          204
+        )
         expectStatus(yield* c.post(`/orders/${id}/lines`, { sku_id: "SKU-1", qty: 1, line: 2147483648 }), 400, {
           message: "Invalid field line: must be an integer from 1 to 2147483647"
         })
@@ -389,7 +414,10 @@ for (const [label, server] of serverWithWorld) {
         const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
-        expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2", qty: 2 }] }), 204)
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2", qty: 2 }] }),
+          204
+        )
         const updated = yield* c.put(`/orders/${id}/lines/2`, { sku_id: "SKU-3", qty: 9, line: 5, qty_picked: 3 })
         expectStatus(updated, 204)
         expectStatus(yield* c.get(`/orders/${id}/lines`), 200, [line(id, 1, "SKU-1", 1), line(id, 2, "SKU-3", 9)])
@@ -414,7 +442,10 @@ for (const [label, server] of serverWithWorld) {
         const w = yield* OrdersWorld
         const c = yield* client(w)
         const id = unique("O")
-        expectStatus(yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2", qty: 2 }] }), 204)
+        expectStatus(
+          yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2", qty: 2 }] }),
+          204
+        )
         const deleted = yield* c.del(`/orders/${id}/lines/2`)
         expectStatus(deleted, 204)
         assert.isUndefined(deleted.body)
@@ -445,15 +476,29 @@ for (const [label, server] of serverWithWorld) {
           [{ order_id: "o", lines: {} }, "Invalid field lines: must be an array of order lines"],
           [{ order_id: "o", lines: [{ qty: 1 }] }, "Missing field lines.0.sku_id"],
           [{ order_id: "o", lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-1" }] }, "Missing field lines.1.qty"],
-          [{ order_id: "o", lines: [{ sku_id: "SKU-1", qty: 0 }] }, "Invalid field lines.0.qty: must be an integer of at least 1"],
-          [{ order_id: "o", lines: [{ sku_id: "SKU-1", qty: 2.5 }] }, "Invalid field lines.0.qty: must be an integer of at least 1"],
-          [{ order_id: "o", lines: [{ sku_id: "SKU-1", qty: 3e9 }] }, "Invalid field lines.0.qty: must be at most 2147483647"],
-          [{ order_id: "o", lines: [{ sku_id: "SKU-1", qty: 1, line: 0 }] }, "Invalid field lines.0.line: must be an integer from 1 to 2147483647"],
+          [
+            { order_id: "o", lines: [{ sku_id: "SKU-1", qty: 0 }] },
+            "Invalid field lines.0.qty: must be an integer of at least 1"
+          ],
+          [
+            { order_id: "o", lines: [{ sku_id: "SKU-1", qty: 2.5 }] },
+            "Invalid field lines.0.qty: must be an integer of at least 1"
+          ],
+          [
+            { order_id: "o", lines: [{ sku_id: "SKU-1", qty: 3e9 }] },
+            "Invalid field lines.0.qty: must be at most 2147483647"
+          ],
+          [
+            { order_id: "o", lines: [{ sku_id: "SKU-1", qty: 1, line: 0 }] },
+            "Invalid field lines.0.line: must be an integer from 1 to 2147483647"
+          ],
           [{ order_id: "o", lines: [{ sku_id: "", qty: 1 }] }, "Invalid field lines.0.sku_id: must not be empty"]
         ]
         for (const [body, message] of cases) {
           const response = yield* c.post("/orders", body)
-          assert.deepStrictEqual([JSON.stringify(body), response.status, response.body], [JSON.stringify(body), 400, { message }])
+          assert.deepStrictEqual([JSON.stringify(body), response.status, response.body], [JSON.stringify(body), 400, {
+            message
+          }])
         }
         expectStatus(yield* c.get("/orders/o"), 404)
       }))
@@ -473,7 +518,10 @@ for (const [label, server] of serverWithWorld) {
           message: `Invalid field customer_id: customer ${w.f1_customer} does not exist`
         })
         expectStatus(
-          yield* c.post("/orders", { order_id: id, lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "F1-SKU", qty: 1 }] }),
+          yield* c.post("/orders", {
+            order_id: id,
+            lines: [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "F1-SKU", qty: 1 }]
+          }),
           400,
           { message: "Invalid field lines.1.sku_id: sku F1-SKU does not exist" }
         )
@@ -482,9 +530,13 @@ for (const [label, server] of serverWithWorld) {
         expectStatus(yield* c.post(`/orders/${id}/lines`, { sku_id: "F-SKU", qty: 1 }), 400, {
           message: "Invalid field sku_id: sku F-SKU does not exist"
         })
-        expectStatus(yield* c.post(`/orders/${id}/lines`, [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "nope", qty: 1 }]), 400, {
-          message: "Invalid field 1.sku_id: sku nope does not exist"
-        })
+        expectStatus(
+          yield* c.post(`/orders/${id}/lines`, [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "nope", qty: 1 }]),
+          400,
+          {
+            message: "Invalid field 1.sku_id: sku nope does not exist"
+          }
+        )
         expectStatus(yield* c.post(`/orders/${id}/lines`, [{ sku_id: "SKU-1", qty: 1 }, { sku_id: "SKU-2" }]), 400, {
           message: "Missing field 1.qty"
         })
@@ -502,7 +554,12 @@ for (const [label, server] of serverWithWorld) {
         const p = yield* client(w)
         const id = unique("O")
         expectStatus(
-          yield* f1.post("/orders", { order_id: id, customer_id: w.f1_customer, carrier_id: w.f_carrier, lines: [{ sku_id: "F1-SKU", qty: 2 }] }),
+          yield* f1.post("/orders", {
+            order_id: id,
+            customer_id: w.f1_customer,
+            carrier_id: w.f_carrier,
+            lines: [{ sku_id: "F1-SKU", qty: 2 }]
+          }),
           204
         )
         const seen = yield* f1.get(`/orders/${id}`)
@@ -525,7 +582,9 @@ for (const [label, server] of serverWithWorld) {
         expectStatus(yield* f2.post(`/orders/${id}/lines`, { sku_id: "F2-SKU", qty: 1 }), 404, notFound)
         expectStatus(yield* f2.put(`/orders/${id}/lines/1`, { sku_id: "F2-SKU", qty: 1 }), 404, notFound)
         // Order ids are unique per site: another client of the site cannot take the id.
-        expectStatus(yield* f2.post("/orders", { order_id: id }), 409, { message: `Order with OrderID ${id} already exists` })
+        expectStatus(yield* f2.post("/orders", { order_id: id }), 409, {
+          message: `Order with OrderID ${id} already exists`
+        })
         // Another site may use the same id.
         expectStatus(yield* p.post("/orders", { order_id: id }), 204)
         assert.deepStrictEqual((yield* f1.get(`/orders/${id}`)).body, seen.body)
@@ -563,14 +622,19 @@ for (const [label, server] of serverWithWorld) {
         })
         assert.deepStrictEqual(creates.map((r) => r.status).sort(), [204, 409, 409, 409, 409, 409, 409, 409])
         const adds = yield* Effect.all(
-          Array.from({ length: 10 }, (_, i) => c.post(`/orders/${id}/lines`, [{ sku_id: "SKU-1", qty: i + 1 }, { sku_id: "SKU-2", qty: 1 }])),
+          Array.from(
+            { length: 10 },
+            (_, i) => c.post(`/orders/${id}/lines`, [{ sku_id: "SKU-1", qty: i + 1 }, { sku_id: "SKU-2", qty: 1 }])
+          ),
           { concurrency: "unbounded" }
         )
         assert.deepStrictEqual(adds.map((r) => r.status), Array.from({ length: 10 }, () => 204))
         const lines = (yield* c.get(`/orders/${id}/lines`)).body
         assert.deepStrictEqual(lines.map((l: { line: number }) => l.line), Array.from({ length: 20 }, (_, i) => i + 1))
         // Each request's two lines got consecutive numbers.
-        for (let i = 0; i < 20; i += 2) assert.deepStrictEqual([lines[i].sku_id, lines[i + 1].sku_id], ["SKU-1", "SKU-2"])
+        for (let i = 0; i < 20; i += 2) {
+          assert.deepStrictEqual([lines[i].sku_id, lines[i + 1].sku_id], ["SKU-1", "SKU-2"])
+        }
       }))
 
     it.effect("the token comes before the site header, the site header before the body", () =>

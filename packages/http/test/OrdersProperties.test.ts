@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { Api } from "../../../testing/server.js"
@@ -8,8 +8,10 @@ import { OrdersWorld, serverWithWorld, type World } from "./OrdersWorld.js"
 type Runner = <A>(effect: Effect.Effect<A, never, Api | SqlClient.SqlClient>) => Promise<A>
 
 /** Runs fast-check's async property with the test's services, so one world serves every sample. */
-const withRunner = Effect.map(Effect.context<Api | SqlClient.SqlClient>(), (context): Runner => (effect) =>
-  Effect.runPromise(Effect.provide(effect, context)))
+const withRunner = Effect.map(
+  Effect.context<Api | SqlClient.SqlClient>(),
+  (context): Runner => (effect) => Effect.runPromise(Effect.provide(effect, context))
+)
 
 const as = (w: World) => ({ token: w.userP.token, site: w.p })
 
@@ -30,9 +32,20 @@ interface HeaderInput {
 }
 
 type Operation =
-  | { readonly _tag: "create"; readonly order: number; readonly header: HeaderInput; readonly lines: ReadonlyArray<LineInput> }
+  | {
+    readonly _tag: "create"
+    readonly order: number
+    readonly header: HeaderInput
+    readonly lines: ReadonlyArray<LineInput>
+  }
   | { readonly _tag: "addLines"; readonly order: number; readonly lines: ReadonlyArray<LineInput> | LineInput }
-  | { readonly _tag: "updateLine"; readonly order: number; readonly line: number; readonly sku: number; readonly qty: number }
+  | {
+    readonly _tag: "updateLine"
+    readonly order: number
+    readonly line: number
+    readonly sku: number
+    readonly qty: number
+  }
   | { readonly _tag: "deleteLine"; readonly order: number; readonly line: number }
   | { readonly _tag: "updateHeader"; readonly order: number; readonly header: HeaderInput }
   | { readonly _tag: "deleteOrder"; readonly order: number }
@@ -65,7 +78,12 @@ const order = fc.integer({ min: 0, max: orderCount - 1 })
 const lineNumber = fc.integer({ min: 1, max: 7 })
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  fc.record({ _tag: fc.constant("create" as const), order, header: headerInput, lines: fc.array(lineInput, { maxLength: 4 }) }),
+  fc.record({
+    _tag: fc.constant("create" as const),
+    order,
+    header: headerInput,
+    lines: fc.array(lineInput, { maxLength: 4 })
+  }),
   fc.record({
     _tag: fc.constant("addLines" as const),
     order,
@@ -157,7 +175,11 @@ const toWire = (w: World) => {
     if (input.ship_dock !== undefined) body.ship_dock = input.ship_dock
     return body
   }
-  const line = (input: LineInput) => ({ sku_id: skus[input.sku], qty: input.qty, ...(input.line === undefined ? {} : { line: input.line }) })
+  const line = (input: LineInput) => ({
+    sku_id: skus[input.sku],
+    qty: input.qty,
+    ...(input.line === undefined ? {} : { line: input.line })
+  })
   const expected = (orderId: string, order: ModelOrder) => ({
     order_id: orderId,
     client_id: null,
@@ -251,7 +273,23 @@ const removed = Symbol("removed")
 /** Up to three changes to a valid body: a field (or a line, or the body) replaced by junk, or left out. */
 const mutations = fc.array(
   fc.record({
-    field: fc.constantFrom("order_id", "customer_id", "order_date", "ship_by_date", "carrier_id", "ship_dock", "lines", "qty", "sku_id", "line", "client_id", "order_status", "created_by", "qty_picked", "*"),
+    field: fc.constantFrom(
+      "order_id",
+      "customer_id",
+      "order_date",
+      "ship_by_date",
+      "carrier_id",
+      "ship_dock",
+      "lines",
+      "qty",
+      "sku_id",
+      "line",
+      "client_id",
+      "order_status",
+      "created_by",
+      "qty_picked",
+      "*"
+    ),
     line: fc.nat({ max: 3 }),
     value: fc.oneof({ weight: 4, arbitrary: junk }, { weight: 1, arbitrary: fc.constant<unknown>(removed) })
   }),
@@ -307,7 +345,9 @@ const fuzzCase: fc.Arbitrary<readonly [FuzzTarget, unknown]> = fc.oneof(
 const realIds = (w: World, body: unknown, orderId: string): unknown => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body
   const copy: Record<string, unknown> = { ...body }
-  if (copy.customer_id === 0 || copy.customer_id === 1) copy.customer_id = [w.p_customer, w.p_customerNoTown][copy.customer_id]
+  if (copy.customer_id === 0 || copy.customer_id === 1) {
+    copy.customer_id = [w.p_customer, w.p_customerNoTown][copy.customer_id]
+  }
   if (copy.carrier_id === 0) copy.carrier_id = w.p_carrier
   if (copy.order_id === "NEW") copy.order_id = orderId
   return copy
@@ -348,11 +388,12 @@ for (const [label, server] of serverWithWorld) {
                   .map(({ creation_datetime: _, ...record }: { creation_datetime: string }) => record)
                 const expected = [...model.entries()]
                   .map(([index, modelled]) => wire.expected(ids[index], modelled))
-                  .sort((a, b) => listed.findIndex((o: { order_id: string }) => o.order_id === a.order_id) -
-                    listed.findIndex((o: { order_id: string }) => o.order_id === b.order_id))
+                  .sort((a, b) =>
+                    listed.findIndex((o: { order_id: string }) => o.order_id === a.order_id) -
+                    listed.findIndex((o: { order_id: string }) => o.order_id === b.order_id)
+                  )
                 assert.deepStrictEqual(listed, expected)
-              }))
-            ),
+              }))),
             { numRuns: 20 }
           )
         )
@@ -398,21 +439,31 @@ for (const [label, server] of serverWithWorld) {
                   let response
                   let want: number
                   if (step.action === "create") {
-                    response = yield* api.request("POST", "/orders", { ...options, body: { order_id: ids[step.order] } })
+                    response = yield* api.request("POST", "/orders", {
+                      ...options,
+                      body: { order_id: ids[step.order] }
+                    })
                     want = owner === undefined ? 204 : 409
                     if (owner === undefined) owners.set(key(scope, step.order), scope)
                   } else if (step.action === "update") {
                     response = yield* api.request("PUT", path, { ...options, body: { ship_dock: scope.name } })
                     want = visible ? 204 : 404
                   } else if (step.action === "addLine") {
-                    response = yield* api.request("POST", `${path}/lines`, { ...options, body: { sku_id: sku, qty: 1 } })
+                    response = yield* api.request("POST", `${path}/lines`, {
+                      ...options,
+                      body: { sku_id: sku, qty: 1 }
+                    })
                     want = visible ? 204 : 404
                   } else {
                     response = yield* api.request("DELETE", path, options)
                     want = visible ? 204 : 404
                     if (visible) owners.delete(key(scope, step.order))
                   }
-                  assert.strictEqual(response.status, want, `${scope.name} ${JSON.stringify(step)}: ${JSON.stringify(response.body)}`)
+                  assert.strictEqual(
+                    response.status,
+                    want,
+                    `${scope.name} ${JSON.stringify(step)}: ${JSON.stringify(response.body)}`
+                  )
                 }
                 for (const viewer of scopes) {
                   const options = { token: viewer.token, site: viewer.site }
@@ -428,11 +479,14 @@ for (const [label, server] of serverWithWorld) {
                   for (const id of ids) {
                     const owner = owners.get(`${viewer.siteId}/${id}`)
                     const got = yield* api.request("GET", `/orders/${id}`, options)
-                    assert.strictEqual(got.status, owner !== undefined && sees(viewer, owner) ? 200 : 404, `${viewer.name} ${id}`)
+                    assert.strictEqual(
+                      got.status,
+                      owner !== undefined && sees(viewer, owner) ? 200 : 404,
+                      `${viewer.name} ${id}`
+                    )
                   }
                 }
-              }))
-            ),
+              }))),
             { numRuns: 20 }
           )
         )
@@ -465,14 +519,15 @@ for (const [label, server] of serverWithWorld) {
                 const method = endpoint.startsWith("POST") ? "POST" : "PUT"
                 const before = yield* snapshot
                 const response = yield* api.request(method, path, { ...as(w), rawBody: JSON.stringify(body) ?? "null" })
-                const summary = `${endpoint} ${JSON.stringify(body)?.slice(0, 300)}: ${JSON.stringify(response.body)?.slice(0, 300)}`
+                const summary = `${endpoint} ${JSON.stringify(body)?.slice(0, 300)}: ${
+                  JSON.stringify(response.body)?.slice(0, 300)
+                }`
                 assert.isBelow(response.status, 500, summary)
                 if (response.status !== 204) {
                   assert.include([400, 404, 409, 413], response.status, summary)
                   assert.deepStrictEqual(yield* snapshot, before, summary)
                 }
-              }))
-            ),
+              }))),
             { numRuns: 100 }
           )
         )

@@ -131,11 +131,13 @@ for (const [label, server] of serverOnBothStores) {
         Effect.gen(function*() {
           const t = yield* makeTenants
           for (const id of ["abc", "1.5", "-1", "0", "1e3", "99999999999"]) {
-            for (const response of [
-              yield* t.P.get(`${path}/${id}`),
-              yield* t.P.put(`${path}/${id}`, { name: "X" }),
-              yield* t.P.del(`${path}/${id}`)
-            ]) {
+            for (
+              const response of [
+                yield* t.P.get(`${path}/${id}`),
+                yield* t.P.put(`${path}/${id}`, { name: "X" }),
+                yield* t.P.del(`${path}/${id}`)
+              ]
+            ) {
               expectError(response, 400, "Invalid field id: must be an integer id")
             }
           }
@@ -146,7 +148,9 @@ for (const [label, server] of serverOnBothStores) {
           const t = yield* makeTenants
           expect204(yield* t.P.post(path, { name: "Busy" }))
           const id = yield* lastId(t.P, path)
-          yield* kind.type === "customer" ? insertOrder({ site_id: t.p, customer_id: id }) : insertPreAdvice({ site_id: t.p, supplier_id: id })
+          yield* kind.type === "customer"
+            ? insertOrder({ site_id: t.p, customer_id: id })
+            : insertPreAdvice({ site_id: t.p, supplier_id: id })
           expectError(yield* t.P.del(`${path}/${id}`), 409, `${title} ${id} is used by ${kind.usedBy}`)
           assert.strictEqual((yield* t.P.get(`${path}/${id}`)).status, 200)
         }))

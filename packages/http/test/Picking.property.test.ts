@@ -1,16 +1,19 @@
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import type { Api } from "../../../testing/server.js"
+import { serverOnBothStores } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { addStock, contentRows, ledgerRows, session, startedWave } from "./PickingWorld.js"
 
 type Runner = <A>(effect: Effect.Effect<A, never, Api | SqlClient.SqlClient>) => Promise<A>
 
 /** Runs fast-check's async property with the test's services, so one server serves every sample. */
-const withRunner = Effect.map(Effect.context<Api | SqlClient.SqlClient>(), (context): Runner => (effect) =>
-  Effect.runPromise(Effect.provide(effect, context)))
+const withRunner = Effect.map(
+  Effect.context<Api | SqlClient.SqlClient>(),
+  (context): Runner => (effect) => Effect.runPromise(Effect.provide(effect, context))
+)
 
 const world = fc.record({
   contents: fc.array(fc.record({ sku: fc.integer({ min: 0, max: 1 }), qty: fc.integer({ min: 1, max: 6 }) }), {
@@ -161,8 +164,7 @@ for (const [label, server] of serverOnBothStores) {
                   }
                 }
                 yield* checkStatuses
-              }))
-            ),
+              }))),
             { numRuns: 10 }
           )
         )

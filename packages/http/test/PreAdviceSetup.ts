@@ -35,7 +35,8 @@ export const setup = Effect.gen(function*() {
 /** The rows of the pre-advice tables, to prove that a refused write changed nothing. */
 export const storeSnapshot = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const headers = yield* sql`SELECT id, site_id, pre_advice_id, client_id, status_id, supplier_id, created_at, created_by
+  const headers =
+    yield* sql`SELECT id, site_id, pre_advice_id, client_id, status_id, supplier_id, created_at, created_by
     FROM preadvices ORDER BY id`
   const lines = yield* sql`SELECT preadvice_ref, line, sku_id, qty, qty_received, pallet_id, client_id
     FROM preadvice_lines ORDER BY preadvice_ref, line`

@@ -14,8 +14,18 @@ interface LineInput {
 }
 
 type Op =
-  | { readonly _tag: "create"; readonly key: number; readonly supplier: boolean; readonly lines: ReadonlyArray<LineInput> }
-  | { readonly _tag: "addLines"; readonly key: number; readonly many: boolean; readonly lines: ReadonlyArray<LineInput> }
+  | {
+    readonly _tag: "create"
+    readonly key: number
+    readonly supplier: boolean
+    readonly lines: ReadonlyArray<LineInput>
+  }
+  | {
+    readonly _tag: "addLines"
+    readonly key: number
+    readonly many: boolean
+    readonly lines: ReadonlyArray<LineInput>
+  }
   | { readonly _tag: "updateHeader"; readonly key: number; readonly supplier: boolean | null }
   | {
     readonly _tag: "updateLine"
@@ -206,8 +216,16 @@ const fuzzedHeader = fc.record({
 }, { requiredKeys: [] })
 
 const fuzzedRequest = fc.oneof(
-  fc.record({ method: fc.constant("POST" as const), path: fc.constant("/preadvices"), body: fc.oneof(fuzzedHeader, junk) }),
-  fc.record({ method: fc.constant("PUT" as const), path: fc.constant("/preadvices/@id"), body: fc.oneof(fuzzedHeader, junk) }),
+  fc.record({
+    method: fc.constant("POST" as const),
+    path: fc.constant("/preadvices"),
+    body: fc.oneof(fuzzedHeader, junk)
+  }),
+  fc.record({
+    method: fc.constant("PUT" as const),
+    path: fc.constant("/preadvices/@id"),
+    body: fc.oneof(fuzzedHeader, junk)
+  }),
   fc.record({
     method: fc.constant("POST" as const),
     path: fc.constant("/preadvices/@id/lines"),
@@ -247,7 +265,9 @@ for (const [label, server] of serverOnBothStores) {
             yield* check(o.key)
           }
           for (const k of [0, 1, 2]) yield* check(k)
-          const listed = (yield* w.call("GET", "/preadvices", w.f)).body.map((p: { pre_advice_id: string }) => p.pre_advice_id)
+          const listed = (yield* w.call("GET", "/preadvices", w.f)).body.map((p: { pre_advice_id: string }) =>
+            p.pre_advice_id
+          )
           assert.sameMembers(listed, [...model.keys()].map((k) => `${prefix}-${k}`))
         }),
       { timeout: 120_000, fastCheck: { numRuns: 15 } }
@@ -255,7 +275,9 @@ for (const [label, server] of serverOnBothStores) {
 
     it.effect.prop(
       "no scope sees another scope's pre-advices",
-      [fc.array(fc.record({ scope: fc.constantFrom(...scopes), key: fc.integer({ min: 0, max: 4 }) }), { maxLength: 10 })],
+      [fc.array(fc.record({ scope: fc.constantFrom(...scopes), key: fc.integer({ min: 0, max: 4 }) }), {
+        maxLength: 10
+      })],
       ([writes]) =>
         Effect.gen(function*() {
           const w = yield* setup
@@ -273,7 +295,9 @@ for (const [label, server] of serverOnBothStores) {
           }
           for (const reader of scopes) {
             const list = (yield* w.call("GET", "/preadvices", site[reader])).body as Array<{ pre_advice_id: string }>
-            const expected = [...owners].filter(([, writer]) => sees(reader, writer)).map(([entry]) => entry.split("@")[0])
+            const expected = [...owners].filter(([, writer]) => sees(reader, writer)).map(([entry]) =>
+              entry.split("@")[0]
+            )
             assert.sameMembers(list.map((p) => p.pre_advice_id).filter((id) => id.startsWith(prefix)), expected)
             for (const [entry, writer] of owners) {
               const [id, ownerSite] = entry.split("@")
@@ -292,7 +316,10 @@ for (const [label, server] of serverOnBothStores) {
       if (fuzzWorld !== undefined) return fuzzWorld
       const w = yield* setup
       const id = unique("FZ")
-      const created = yield* w.call("POST", "/preadvices", w.f, { pre_advice_id: id, lines: [{ sku_id: w.skuF, qty: 1 }] })
+      const created = yield* w.call("POST", "/preadvices", w.f, {
+        pre_advice_id: id,
+        lines: [{ sku_id: w.skuF, qty: 1 }]
+      })
       assert.strictEqual(created.status, 204)
       fuzzWorld = { w, id }
       return fuzzWorld

@@ -153,17 +153,38 @@ for (const [label, server] of serverOnBothStores) {
           [{ pre_advice_id: id, supplier: s.supM }, `Invalid field supplier: supplier ${s.supM} does not exist`],
           [{ pre_advice_id: id, supplier: 1.5 }, "Invalid field supplier: must be an integer id"],
           [{ pre_advice_id: id, supplier: "1" }, "Invalid field supplier: Expected number, actual \"1\""],
-          [{ pre_advice_id: id, client_id: "nobody" }, `Invalid field client_id: client nobody does not exist on site ${s.f}`],
+          [
+            { pre_advice_id: id, client_id: "nobody" },
+            `Invalid field client_id: client nobody does not exist on site ${s.f}`
+          ],
           [{ pre_advice_id: id, lines: {} }, "Invalid field lines: must be an array of lines"],
           [{ pre_advice_id: id, lines: [1] }, "Invalid field lines.0: must be an object"],
           [{ pre_advice_id: id, lines: [{ qty: 1 }] }, "Missing field lines.0.sku_id"],
           [{ pre_advice_id: id, lines: [{ sku_id: s.skuF }] }, "Missing field lines.0.qty"],
-          [{ pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 0 }] }, "Invalid field lines.0.qty: must be an integer of at least 1"],
-          [{ pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1.5 }] }, "Invalid field lines.0.qty: must be an integer of at least 1"],
-          [{ pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 2 ** 31 }] }, "Invalid field lines.0.qty: must be at most 2147483647"],
-          [{ pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1, line: 0 }] }, "Invalid field lines.0.line: must be an integer from 1 to 2147483647"],
-          [{ pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1 }, { sku_id: "nope", qty: 1 }] }, "Invalid field lines.1.sku_id: sku nope does not exist"],
-          [{ pre_advice_id: id, lines: [{ sku_id: s.skuM, qty: 1 }] }, `Invalid field lines.0.sku_id: sku ${s.skuM} does not exist`],
+          [
+            { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 0 }] },
+            "Invalid field lines.0.qty: must be an integer of at least 1"
+          ],
+          [
+            { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1.5 }] },
+            "Invalid field lines.0.qty: must be an integer of at least 1"
+          ],
+          [
+            { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 2 ** 31 }] },
+            "Invalid field lines.0.qty: must be at most 2147483647"
+          ],
+          [
+            { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1, line: 0 }] },
+            "Invalid field lines.0.line: must be an integer from 1 to 2147483647"
+          ],
+          [
+            { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1 }, { sku_id: "nope", qty: 1 }] },
+            "Invalid field lines.1.sku_id: sku nope does not exist"
+          ],
+          [
+            { pre_advice_id: id, lines: [{ sku_id: s.skuM, qty: 1 }] },
+            `Invalid field lines.0.sku_id: sku ${s.skuM} does not exist`
+          ],
           [
             { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1, client_id: "nobody" }] },
             `Invalid field lines.0.client_id: client nobody does not exist on site ${s.f}`
@@ -236,10 +257,15 @@ for (const [label, server] of serverOnBothStores) {
         assert.deepStrictEqual(yield* get, [s.c2, { id: s.supF, name: "Supplier F" }])
         assert.strictEqual((yield* s.call("PUT", `/preadvices/${id}`, s.f, { supplier: null })).status, 204)
         assert.deepStrictEqual(yield* get, [s.c2, null])
-        assert.strictEqual((yield* s.call("PUT", `/preadvices/${id}`, s.f, { client_id: null, supplier: s.sup2 })).status, 204)
+        assert.strictEqual(
+          (yield* s.call("PUT", `/preadvices/${id}`, s.f, { client_id: null, supplier: s.sup2 })).status,
+          204
+        )
         assert.deepStrictEqual(yield* get, [null, { id: s.sup2, name: "Supplier 2" }])
         const bad = yield* s.call("PUT", `/preadvices/${id}`, s.f, { supplier: 999999, client_id: s.c1 })
-        assert.deepStrictEqual([bad.status, bad.body], [400, { message: "Invalid field supplier: supplier 999999 does not exist" }])
+        assert.deepStrictEqual([bad.status, bad.body], [400, {
+          message: "Invalid field supplier: supplier 999999 does not exist"
+        }])
         const badClient = yield* s.call("PUT", `/preadvices/${id}`, s.f, { supplier: s.sup1, client_id: "nobody" })
         assert.deepStrictEqual([badClient.status, badClient.body], [400, {
           message: `Invalid field client_id: client nobody does not exist on site ${s.f}`
@@ -292,7 +318,9 @@ for (const [label, server] of serverOnBothStores) {
         const line = yield* s.call("GET", `${path}/11`, s.f)
         assert.deepStrictEqual([line.status, line.body], [200, lines.body[3]])
         const missing = yield* s.call("GET", `${path}/2`, s.f)
-        assert.deepStrictEqual([missing.status, missing.body], [404, { message: `Line 2 of pre-advice ${id} not found` }])
+        assert.deepStrictEqual([missing.status, missing.body], [404, {
+          message: `Line 2 of pre-advice ${id} not found`
+        }])
         for (const bad of ["abc", "1.5", "0", "-1"]) {
           const response = yield* s.call("GET", `${path}/${bad}`, s.f)
           assert.deepStrictEqual([bad, response.status, response.body], [bad, 400, {
@@ -300,16 +328,29 @@ for (const [label, server] of serverOnBothStores) {
           }])
         }
 
-        const put = yield* s.call("PUT", `${path}/11`, s.f, { sku_id: s.sku1, qty: 9, pallet_id: null, client_id: null })
+        const put = yield* s.call("PUT", `${path}/11`, s.f, {
+          sku_id: s.sku1,
+          qty: 9,
+          pallet_id: null,
+          client_id: null
+        })
         assert.deepStrictEqual([put.status, put.body], [204, undefined])
         assert.deepStrictEqual((yield* s.call("GET", `${path}/11`, s.f)).body, {
-          pre_advice_id: id, line: 11, sku_id: s.sku1, qty: 9, qty_received: 0, pallet_id: null, client_id: s.c1
+          pre_advice_id: id,
+          line: 11,
+          sku_id: s.sku1,
+          qty: 9,
+          qty_received: 0,
+          pallet_id: null,
+          client_id: s.c1
         })
         assert.strictEqual((yield* s.call("PUT", `${path}/11`, s.f, { pallet_id: "P9" })).status, 204)
         assert.deepStrictEqual((yield* s.call("GET", `${path}/11`, s.f)).body.pallet_id, "P9")
         assert.deepStrictEqual((yield* s.call("GET", `${path}/11`, s.f)).body.qty, 9)
         const putMissing = yield* s.call("PUT", `${path}/12`, s.f, { qty: 1 })
-        assert.deepStrictEqual([putMissing.status, putMissing.body], [404, { message: `Line 12 of pre-advice ${id} not found` }])
+        assert.deepStrictEqual([putMissing.status, putMissing.body], [404, {
+          message: `Line 12 of pre-advice ${id} not found`
+        }])
         for (
           const [body, message] of [
             [{ qty: 0 }, "Invalid field qty: must be an integer of at least 1"],
@@ -325,7 +366,9 @@ for (const [label, server] of serverOnBothStores) {
         const deleted = yield* s.call("DELETE", `${path}/5`, s.f)
         assert.deepStrictEqual([deleted.status, deleted.body], [204, undefined])
         const deletedAgain = yield* s.call("DELETE", `${path}/5`, s.f)
-        assert.deepStrictEqual([deletedAgain.status, deletedAgain.body], [404, { message: `Line 5 of pre-advice ${id} not found` }])
+        assert.deepStrictEqual([deletedAgain.status, deletedAgain.body], [404, {
+          message: `Line 5 of pre-advice ${id} not found`
+        }])
         assert.deepStrictEqual(
           (yield* s.call("GET", path, s.f)).body.map((l: { line: number }) => l.line),
           [1, 10, 11]
@@ -339,19 +382,40 @@ for (const [label, server] of serverOnBothStores) {
         const path = `/preadvices/${id}/lines`
         yield* s.call("POST", "/preadvices", s.f, { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1 }] })
         const before = yield* storeSnapshot
-        const taken = yield* s.call("POST", path, s.f, [{ sku_id: s.skuF, qty: 1 }, { sku_id: s.skuF, qty: 1, line: 1 }])
-        assert.deepStrictEqual([taken.status, taken.body], [409, { message: `Line 1 of pre-advice ${id} already exists` }])
-        const twice = yield* s.call("POST", path, s.f, [{ sku_id: s.skuF, qty: 1, line: 4 }, { sku_id: s.skuF, qty: 1, line: 4 }])
-        assert.deepStrictEqual([twice.status, twice.body], [409, { message: `Line 4 of pre-advice ${id} already exists` }])
+        const taken = yield* s.call("POST", path, s.f, [{ sku_id: s.skuF, qty: 1 }, {
+          sku_id: s.skuF,
+          qty: 1,
+          line: 1
+        }])
+        assert.deepStrictEqual([taken.status, taken.body], [409, {
+          message: `Line 1 of pre-advice ${id} already exists`
+        }])
+        const twice = yield* s.call("POST", path, s.f, [{ sku_id: s.skuF, qty: 1, line: 4 }, {
+          sku_id: s.skuF,
+          qty: 1,
+          line: 4
+        }])
+        assert.deepStrictEqual([twice.status, twice.body], [409, {
+          message: `Line 4 of pre-advice ${id} already exists`
+        }])
         const single = yield* s.call("POST", path, s.f, { sku_id: s.skuF, qty: 1, line: 1 })
-        assert.deepStrictEqual([single.status, single.body], [409, { message: `Line 1 of pre-advice ${id} already exists` }])
+        assert.deepStrictEqual([single.status, single.body], [409, {
+          message: `Line 1 of pre-advice ${id} already exists`
+        }])
         const badLine = yield* s.call("POST", path, s.f, [{ sku_id: s.skuF, qty: 1 }, { sku_id: "nope", qty: 1 }])
-        assert.deepStrictEqual([badLine.status, badLine.body], [400, { message: "Invalid field 1.sku_id: sku nope does not exist" }])
+        assert.deepStrictEqual([badLine.status, badLine.body], [400, {
+          message: "Invalid field 1.sku_id: sku nope does not exist"
+        }])
         const badSingle = yield* s.call("POST", path, s.f, { sku_id: "nope", qty: 1 })
-        assert.deepStrictEqual([badSingle.status, badSingle.body], [400, { message: "Invalid field sku_id: sku nope does not exist" }])
+        assert.deepStrictEqual([badSingle.status, badSingle.body], [400, {
+          message: "Invalid field sku_id: sku nope does not exist"
+        }])
         for (
           const [body, message] of [
-            [[{ sku_id: s.skuF, qty: 1 }, { sku_id: s.skuF, qty: -1 }], "Invalid field 1.qty: must be an integer of at least 1"],
+            [
+              [{ sku_id: s.skuF, qty: 1 }, { sku_id: s.skuF, qty: -1 }],
+              "Invalid field 1.qty: must be an integer of at least 1"
+            ],
             [[{ sku_id: s.skuF, qty: 1 }, { qty: 1 }], "Missing field 1.sku_id"],
             [[{ sku_id: s.skuF, qty: 1 }, 7], "Invalid field 1: must be an object"],
             [{ sku_id: 7, qty: 1 }, "Invalid field sku_id: Expected string, actual 7"],
@@ -370,11 +434,16 @@ for (const [label, server] of serverOnBothStores) {
         const s = yield* setup
         const id = unique("PA")
         const path = `/preadvices/${id}/lines`
-        yield* s.call("POST", "/preadvices", s.f, { pre_advice_id: id, lines: [{ sku_id: s.skuF, qty: 1, line: 2147483646 }] })
+        yield* s.call("POST", "/preadvices", s.f, {
+          pre_advice_id: id,
+          lines: [{ sku_id: s.skuF, qty: 1, line: 2147483646 }]
+        })
         assert.strictEqual((yield* s.call("POST", path, s.f, { sku_id: s.skuF, qty: 1 })).status, 204)
         assert.strictEqual((yield* s.call("GET", `${path}/2147483647`, s.f)).status, 200)
         const full = yield* s.call("POST", path, s.f, { sku_id: s.skuF, qty: 1 })
-        assert.deepStrictEqual([full.status, full.body], [409, { message: `PreAdvice with PreAdviceID ${id} has no line number left` }])
+        assert.deepStrictEqual([full.status, full.body], [409, {
+          message: `PreAdvice with PreAdviceID ${id} has no line number left`
+        }])
       }))
 
     it.effect("a pre-advice that is no longer Open refuses changes with 409 and is still readable", () =>
@@ -414,10 +483,13 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const s = yield* setup
         const fromClient = unique("PA")
-        assert.strictEqual((yield* s.call("POST", "/preadvices", s.c1, {
-          pre_advice_id: fromClient,
-          lines: [{ sku_id: s.sku1, qty: 1 }, { sku_id: s.sku1, qty: 1, client_id: s.c1 }]
-        })).status, 204)
+        assert.strictEqual(
+          (yield* s.call("POST", "/preadvices", s.c1, {
+            pre_advice_id: fromClient,
+            lines: [{ sku_id: s.sku1, qty: 1 }, { sku_id: s.sku1, qty: 1, client_id: s.c1 }]
+          })).status,
+          204
+        )
         const record = (yield* s.call("GET", `/preadvices/${fromClient}`, s.c1)).body
         assert.deepStrictEqual([record.client_id, record.lines.map((l: { client_id: string }) => l.client_id)], [
           s.c1,
@@ -445,11 +517,14 @@ for (const [label, server] of serverOnBothStores) {
         }])
 
         const mixed = unique("PA")
-        assert.strictEqual((yield* s.call("POST", "/preadvices", s.f, {
-          pre_advice_id: mixed,
-          client_id: s.c1,
-          lines: [{ sku_id: s.sku1, qty: 1 }, { sku_id: s.sku2, qty: 1, client_id: s.c2 }]
-        })).status, 204)
+        assert.strictEqual(
+          (yield* s.call("POST", "/preadvices", s.f, {
+            pre_advice_id: mixed,
+            client_id: s.c1,
+            lines: [{ sku_id: s.sku1, qty: 1 }, { sku_id: s.sku2, qty: 1, client_id: s.c2 }]
+          })).status,
+          204
+        )
         const clients = Effect.map(
           s.call("GET", `/preadvices/${mixed}`, s.f),
           (r) => [r.body.client_id, r.body.lines.map((l: { client_id: string }) => l.client_id)]
@@ -460,7 +535,10 @@ for (const [label, server] of serverOnBothStores) {
         yield* s.call("PUT", `/preadvices/${mixed}`, s.f, { client_id: null })
         assert.deepStrictEqual(yield* clients, [null, [null, s.c2]])
 
-        const onPlainSite = yield* s.call("POST", "/preadvices", "main", { pre_advice_id: unique("PA"), client_id: s.c1 })
+        const onPlainSite = yield* s.call("POST", "/preadvices", "main", {
+          pre_advice_id: unique("PA"),
+          client_id: s.c1
+        })
         assert.deepStrictEqual([onPlainSite.status, onPlainSite.body], [400, {
           message: `Invalid field client_id: client ${s.c1} does not exist on site main`
         }])
@@ -488,7 +566,13 @@ for (const [label, server] of serverOnBothStores) {
             ] as const
           ) {
             const response = yield* s.call(method, path, site, body)
-            assert.deepStrictEqual([site, method, path, response.status, response.body], [site, method, path, 404, notFound])
+            assert.deepStrictEqual([site, method, path, response.status, response.body], [
+              site,
+              method,
+              path,
+              404,
+              notFound
+            ])
           }
           const list = yield* s.call("GET", "/preadvices", site)
           assert.isFalse(list.body.some((p: { pre_advice_id: string }) => p.pre_advice_id === id))
@@ -507,14 +591,17 @@ for (const [label, server] of serverOnBothStores) {
         const ids = [unique("PA"), unique("PA"), unique("PA")]
         for (const id of ids) yield* s.call("POST", "/preadvices", s.f, { pre_advice_id: id })
         const listed = (query: string) =>
-          Effect.map(s.call("GET", `/preadvices${query}`, s.f), (r) => r.body.map((p: { pre_advice_id: string }) => p.pre_advice_id))
+          Effect.map(s.call("GET", `/preadvices${query}`, s.f), (r) =>
+            r.body.map((p: { pre_advice_id: string }) => p.pre_advice_id))
         assert.deepStrictEqual(yield* listed(""), ids)
         assert.deepStrictEqual(yield* listed("?limit=2"), ids.slice(0, 2))
         assert.deepStrictEqual(yield* listed("?offset=1"), ids.slice(1))
         assert.deepStrictEqual(yield* listed("?limit=1&offset=2"), ids.slice(2))
         assert.deepStrictEqual(yield* listed("?limit=0"), [])
         const bad = yield* s.call("GET", "/preadvices?limit=-1", s.f)
-        assert.deepStrictEqual([bad.status, bad.body], [400, { message: "Invalid field limit: must be a whole number" }])
+        assert.deepStrictEqual([bad.status, bad.body], [400, {
+          message: "Invalid field limit: must be a whole number"
+        }])
       }))
 
     it.effect("pre-advice ids with spaces and slashes are reachable when encoded in the path", () =>
@@ -536,10 +623,16 @@ for (const [label, server] of serverOnBothStores) {
         )
         assert.sameMembers(creates.map((r) => r.status), [204, 409, 409, 409, 409, 409, 409, 409])
         const adds = yield* Effect.all(
-          Array.from({ length: 10 }, (_, i) => s.call("POST", `/preadvices/${id}/lines`, s.f, { sku_id: s.skuF, qty: i + 1 })),
+          Array.from({ length: 10 }, (_, i) =>
+            s.call("POST", `/preadvices/${id}/lines`, s.f, { sku_id: s.skuF, qty: i + 1 })),
           { concurrency: "unbounded" }
         )
-        assert.deepStrictEqual(adds.map((r) => r.status), Array(10).fill(204))
+        assert.deepStrictEqual(
+          adds.map((r) =>
+            r.status
+          ),
+          Array(10).fill(204)
+        )
         const lines = (yield* s.call("GET", `/preadvices/${id}/lines`, s.f)).body
         assert.deepStrictEqual(lines.map((l: { line: number }) => l.line), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         assert.sameMembers(lines.map((l: { qty: number }) => l.qty), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
@@ -605,7 +698,10 @@ layer(kiritimati, { timeout: 60_000, excludeTestServices: true })("pre-advices i
       const token = yield* api.login()
       const id = unique("PA")
       const before = Date.now()
-      assert.strictEqual((yield* api.request("POST", "/preadvices", { token, site: "main", body: { pre_advice_id: id } })).status, 204)
+      assert.strictEqual(
+        (yield* api.request("POST", "/preadvices", { token, site: "main", body: { pre_advice_id: id } })).status,
+        204
+      )
       const shown = (yield* api.request("GET", `/preadvices/${id}`, { token, site: "main" })).body.creation_datetime
       const offset = instantOf(shown) - before
       const fourteenHours = 14 * 3600 * 1000

@@ -1,5 +1,5 @@
-import { assert, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
@@ -77,7 +77,9 @@ for (const [label, server] of serverOnBothStores) {
         )
 
         const sql = yield* SqlClient.SqlClient
-        const events = yield* sql<{ event_type: string; site_id: string; data: string }>`SELECT event_type, site_id, data
+        const events = yield* sql<
+          { event_type: string; site_id: string; data: string }
+        >`SELECT event_type, site_id, data
           FROM events WHERE event_type = 'preadvice_received'`
         const raised = events.map((e) => JSON.parse(e.data)).filter((d) => d.pre_advice_id === "PA-FULL")
         assert.deepStrictEqual(raised, [preAdvice.body])
@@ -121,13 +123,19 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const { api, token } = yield* setUp("PA-BAD", [{ sku_id: "R-4", qty: 2 }])
         const cases: ReadonlyArray<[unknown, string]> = [
-          [{ lines: [{ line: 1, qty: 3 }] }, "Invalid field lines.0.qty: receiving 3 of line 1 exceeds the 2 still expected"],
+          [
+            { lines: [{ line: 1, qty: 3 }] },
+            "Invalid field lines.0.qty: receiving 3 of line 1 exceeds the 2 still expected"
+          ],
           [
             { lines: [{ line: 1, qty: 1 }, { line: 1, qty: 2 }] },
             "Invalid field lines.1.qty: receiving 3 of line 1 exceeds the 2 still expected"
           ],
           [{ lines: [{ line: 9, qty: 1 }] }, "Invalid field lines.0.line: line 9 does not exist"],
-          [{ lines: [{ line: 1, qty: 1, expiry_date: "01-01-2030" }] }, "Invalid field lines.0.expiry_date: must be a date YYYY-MM-DD"],
+          [
+            { lines: [{ line: 1, qty: 1, expiry_date: "01-01-2030" }] },
+            "Invalid field lines.0.expiry_date: must be a date YYYY-MM-DD"
+          ],
           [{ lines: [{ line: 1, qty: 0 }] }, "Invalid field lines.0.qty: must be an integer of at least 1"],
           [{ lines: [{ qty: 1 }] }, "Missing field lines.0.line"]
         ]
@@ -139,7 +147,9 @@ for (const [label, server] of serverOnBothStores) {
         const preAdvice = yield* api.request("GET", "/preadvices/PA-BAD", { token, site: "main" })
         assert.deepStrictEqual(preAdvice.body.pre_advice_status, { id: 1, description: "Open" })
         const missing = yield* api.request("POST", "/preadvices/NOPE/receive", { token, site: "main", body: {} })
-        assert.deepStrictEqual([missing.status, missing.body], [404, { message: "PreAdvice with PreAdviceID NOPE not found" }])
+        assert.deepStrictEqual([missing.status, missing.body], [404, {
+          message: "PreAdvice with PreAdviceID NOPE not found"
+        }])
       }))
   })
 }

@@ -36,12 +36,19 @@ for (const [label, server] of serverOnBothStores) {
         expect204(yield* (yield* admin).put(`/users/${user.userId}`, { active: false }))
         expectError(yield* api.request("GET", "/orders", { token: user.token, site: "main" }), 401, tokenEnded)
         expectError(yield* api.request("GET", "/verifytoken", { token: user.token }), 401, tokenEnded)
-        const refused = yield* api.request("POST", "/login", { body: { email: user.email, password: "first-password" } })
+        const refused = yield* api.request("POST", "/login", {
+          body: { email: user.email, password: "first-password" }
+        })
         expectError(refused, 401, "User/password not correct")
-        const listed = (yield* (yield* admin).get("/users")).body.find((u: { userId: string }) => u.userId === user.userId)
+        const listed = (yield* (yield* admin).get("/users")).body.find((u: { userId: string }) =>
+          u.userId === user.userId
+        )
         assert.strictEqual(listed.active, false)
         expect204(yield* (yield* admin).put(`/users/${user.userId}`, { active: true }))
-        expectStatus(yield* api.request("POST", "/login", { body: { email: user.email, password: "first-password" } }), 200)
+        expectStatus(
+          yield* api.request("POST", "/login", { body: { email: user.email, password: "first-password" } }),
+          200
+        )
       }))
 
     it.effect("changing or deleting a user ends its tokens; an unknown user is a 404", () =>
@@ -63,7 +70,9 @@ for (const [label, server] of serverOnBothStores) {
       Effect.gen(function*() {
         const api = yield* Api
         const admin = yield* callerFor(yield* api.login(), "main")
-        const users = (yield* admin.get("/users")).body as Array<{ userId: string; email: string; admin: boolean; active: boolean }>
+        const users = (yield* admin.get("/users")).body as Array<
+          { userId: string; email: string; admin: boolean; active: boolean }
+        >
         const admins = users.filter((u) => u.admin && u.active)
         // Other tests of this file may have promoted users: leave exactly the bootstrap admin.
         const me = users.find((u) => u.email === adminEmail)!
@@ -82,14 +91,22 @@ for (const [label, server] of serverOnBothStores) {
         const administration = yield* Administration
         const admin = yield* callerFor(yield* api.login(), "main")
         const second = yield* newUser(yield* api.login(), { admin: true })
-        const users = (yield* admin.get("/users")).body as Array<{ userId: string; email: string; admin: boolean; active: boolean }>
+        const users = (yield* admin.get("/users")).body as Array<
+          { userId: string; email: string; admin: boolean; active: boolean }
+        >
         const first = users.find((u) => u.email === adminEmail)!
-        for (const other of users.filter((u) => u.admin && u.active && u.userId !== first.userId && u.userId !== second.userId)) {
+        for (
+          const other of users.filter((u) =>
+            u.admin && u.active && u.userId !== first.userId && u.userId !== second.userId
+          )
+        ) {
           expect204(yield* admin.put(`/users/${other.userId}`, { admin: false }))
         }
         const system = yield* systemActor("main")
         const outcomes = yield* Effect.all(
-          [first.userId, second.userId].map((userId) => Effect.either(administration.updateUser(system, userId, { admin: false }))),
+          [first.userId, second.userId].map((userId) =>
+            Effect.either(administration.updateUser(system, userId, { admin: false }))
+          ),
           { concurrency: 2 }
         )
         assert.deepStrictEqual(outcomes.map((outcome) => outcome._tag).sort(), ["Left", "Right"])
@@ -115,20 +132,29 @@ for (const [label, server] of serverOnBothStores) {
           body: { current_password: "first-password", new_password: "short" }
         })
         expectError(short, 400, "Invalid field new_password: must be at least 8 characters")
-        expect204(yield* api.request("POST", "/users/me/password", {
-          token: user.token,
-          body: { current_password: "first-password", new_password: "second-password" }
-        }))
+        expect204(
+          yield* api.request("POST", "/users/me/password", {
+            token: user.token,
+            body: { current_password: "first-password", new_password: "second-password" }
+          })
+        )
         expectError(yield* api.request("GET", "/verifytoken", { token: user.token }), 401, tokenEnded)
-        expectStatus(yield* api.request("POST", "/login", { body: { email: user.email, password: "first-password" } }), 401)
-        expectStatus(yield* api.request("POST", "/login", { body: { email: user.email, password: "second-password" } }), 200)
+        expectStatus(
+          yield* api.request("POST", "/login", { body: { email: user.email, password: "first-password" } }),
+          401
+        )
+        expectStatus(
+          yield* api.request("POST", "/login", { body: { email: user.email, password: "second-password" } }),
+          200
+        )
       }))
 
     it.effect("failed logins are throttled per e-mail address with 429 and Retry-After; others still log in", () =>
       Effect.gen(function*() {
         const api = yield* Api
         const user = yield* newUser(yield* api.login())
-        const attempt = (password: string) => api.request("POST", "/login", { body: { email: user.email.toUpperCase(), password } })
+        const attempt = (password: string) =>
+          api.request("POST", "/login", { body: { email: user.email.toUpperCase(), password } })
         for (let i = 0; i < 5; i++) expectStatus(yield* attempt("wrong-password"), 401)
         for (const password of ["wrong-password", "first-password"]) {
           const refused = yield* attempt(password)
@@ -137,7 +163,10 @@ for (const [label, server] of serverOnBothStores) {
           const retryAfter = Number(refused.headers["retry-after"])
           assert.isTrue(retryAfter > 890 && retryAfter <= 900, String(retryAfter))
         }
-        expectStatus(yield* api.request("POST", "/login", { body: { email: adminEmail, password: adminPassword } }), 200)
+        expectStatus(
+          yield* api.request("POST", "/login", { body: { email: adminEmail, password: adminPassword } }),
+          200
+        )
       }))
   })
 }
@@ -175,7 +204,10 @@ for (const [label, server] of defaultCostServers) {
       Effect.gen(function*() {
         const api = yield* Api
         for (let i = 0; i < 10; i++) {
-          expectStatus(yield* api.request("POST", "/login", { body: { email: `nobody${i}@example.com`, password: "x" } }), 401)
+          expectStatus(
+            yield* api.request("POST", "/login", { body: { email: `nobody${i}@example.com`, password: "x" } }),
+            401
+          )
         }
         const refused = yield* api.request("POST", "/login", { body: { email: adminEmail, password: adminPassword } })
         expectStatus(refused, 429)

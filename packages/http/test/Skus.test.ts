@@ -355,16 +355,18 @@ for (const [label, server] of serverOnBothStores) {
     it.effect("null for a flag or the pick method means its default; expiry_days 0 is allowed", () =>
       Effect.gen(function*() {
         const t = yield* makeTenants
-        expect204(yield* t.P.post("/skus", {
-          sku_id: "N",
-          description: "X",
-          expiry_sku: true,
-          expiry_days: 0,
-          obsolete: null,
-          new: null,
-          pick_method: null,
-          ean: ""
-        }))
+        expect204(
+          yield* t.P.post("/skus", {
+            sku_id: "N",
+            description: "X",
+            expiry_sku: true,
+            expiry_days: 0,
+            obsolete: null,
+            new: null,
+            pick_method: null,
+            ean: ""
+          })
+        )
         assert.deepStrictEqual((yield* t.P.get("/skus/N")).body, {
           sku_id: "N",
           ...defaults,
@@ -505,14 +507,16 @@ for (const [label, server] of serverOnBothStores) {
           expect204(yield* t.P.post("/skus", { sku_id: `SKU${i}`, description: `D${i}` }))
         }
         const label = (record: Record<string, unknown>) => record.name ?? record.description
-        for (const [path, all] of [
-          ["/customers", ["C1", "C2", "C3"]],
-          ["/suppliers", ["S1", "S2", "S3"]],
-          ["/carriers", ["K1", "K2", "K3"]],
-          ["/skugroups", ["G1", "G2", "G3"]],
-          ["/skus", ["D1", "D2", "D3"]],
-          ["/pickmethods", ["Per qty", "Per each"]]
-        ] as const) {
+        for (
+          const [path, all] of [
+            ["/customers", ["C1", "C2", "C3"]],
+            ["/suppliers", ["S1", "S2", "S3"]],
+            ["/carriers", ["K1", "K2", "K3"]],
+            ["/skugroups", ["G1", "G2", "G3"]],
+            ["/skus", ["D1", "D2", "D3"]],
+            ["/pickmethods", ["Per qty", "Per each"]]
+          ] as const
+        ) {
           const page = (query: string) => Effect.map(t.P.get(`${path}${query}`), (r) => r.body.map(label))
           assert.deepStrictEqual(yield* page(""), all)
           assert.deepStrictEqual(yield* page("?limit=2"), all.slice(0, 2))

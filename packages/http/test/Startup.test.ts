@@ -36,49 +36,61 @@ const loginAsAdmin = (running: ServerProcess, password: string) =>
   })
 
 describe("the bundled server", () => {
-  it.scopedLive("without configuration it creates ./data/wms.db and prints a generated admin password once", () =>
-    Effect.gen(function*() {
-      const cwd = yield* freshDirectory
-      const running = yield* start(cwd, {})
-      assert.isTrue(existsSync(join(cwd, "data", "wms.db")))
-      const password = generatedPassword(running.output())
-      assert.isAtLeast(password.length, 16)
-      const token = yield* loginAsAdmin(running, password)
-      const sites = yield* call(running, "GET", "/sites", { token })
-      assert.deepStrictEqual([sites.status, sites.body], [403, { message: "Missing header site" }])
-      const wrong = yield* call(running, "POST", "/login", { body: { email: "admin@example.com", password: "x" } })
-      assert.strictEqual(wrong.status, 401)
-    }), 120_000)
+  it.scopedLive(
+    "without configuration it creates ./data/wms.db and prints a generated admin password once",
+    () =>
+      Effect.gen(function*() {
+        const cwd = yield* freshDirectory
+        const running = yield* start(cwd, {})
+        assert.isTrue(existsSync(join(cwd, "data", "wms.db")))
+        const password = generatedPassword(running.output())
+        assert.isAtLeast(password.length, 16)
+        const token = yield* loginAsAdmin(running, password)
+        const sites = yield* call(running, "GET", "/sites", { token })
+        assert.deepStrictEqual([sites.status, sites.body], [403, { message: "Missing header site" }])
+        const wrong = yield* call(running, "POST", "/login", { body: { email: "admin@example.com", password: "x" } })
+        assert.strictEqual(wrong.status, 401)
+      }),
+    120_000
+  )
 
-  it.scopedLive("after a restart on the same file, tokens stay valid and no new password is printed", () =>
-    Effect.gen(function*() {
-      const cwd = yield* freshDirectory
-      const [token, password] = yield* Effect.scoped(Effect.gen(function*() {
-        const first = yield* start(cwd, {})
-        const password = generatedPassword(first.output())
-        const issued = yield* loginAsAdmin(first, password)
-        return [issued, password] as const
-      }))
-      const second = yield* start(cwd, {})
-      assert.notInclude(second.output(), "password")
-      assert.notInclude(second.output(), "Created site")
-      const verified = yield* call(second, "GET", "/verifytoken", { token })
-      assert.strictEqual(verified.status, 200, JSON.stringify(verified.body))
-      const sites = yield* call(second, "GET", "/sites", { token })
-      assert.strictEqual(sites.status, 403)
-      assert.isString(yield* loginAsAdmin(second, password))
-      const forged = yield* call(second, "GET", "/verifytoken", { token: `${token.slice(0, -2)}xx` })
-      assert.strictEqual(forged.status, 401)
-    }), 120_000)
+  it.scopedLive(
+    "after a restart on the same file, tokens stay valid and no new password is printed",
+    () =>
+      Effect.gen(function*() {
+        const cwd = yield* freshDirectory
+        const [token, password] = yield* Effect.scoped(Effect.gen(function*() {
+          const first = yield* start(cwd, {})
+          const password = generatedPassword(first.output())
+          const issued = yield* loginAsAdmin(first, password)
+          return [issued, password] as const
+        }))
+        const second = yield* start(cwd, {})
+        assert.notInclude(second.output(), "password")
+        assert.notInclude(second.output(), "Created site")
+        const verified = yield* call(second, "GET", "/verifytoken", { token })
+        assert.strictEqual(verified.status, 200, JSON.stringify(verified.body))
+        const sites = yield* call(second, "GET", "/sites", { token })
+        assert.strictEqual(sites.status, 403)
+        assert.isString(yield* loginAsAdmin(second, password))
+        const forged = yield* call(second, "GET", "/verifytoken", { token: `${token.slice(0, -2)}xx` })
+        assert.strictEqual(forged.status, 401)
+      }),
+    120_000
+  )
 
-  it.scopedLive("with only WMS_DATABASE_URL set to a new PostgreSQL database it starts and lets the admin in", () =>
-    Effect.gen(function*() {
-      const url = yield* freshPgDatabase
-      const cwd = yield* freshDirectory
-      const running = yield* start(cwd, { WMS_DATABASE_URL: url })
-      assert.isFalse(existsSync(join(cwd, "data")))
-      const token = yield* loginAsAdmin(running, generatedPassword(running.output()))
-      const verified = yield* call(running, "GET", "/verifytoken", { token })
-      assert.strictEqual(verified.status, 200)
-    }), 120_000)
+  it.scopedLive(
+    "with only WMS_DATABASE_URL set to a new PostgreSQL database it starts and lets the admin in",
+    () =>
+      Effect.gen(function*() {
+        const url = yield* freshPgDatabase
+        const cwd = yield* freshDirectory
+        const running = yield* start(cwd, { WMS_DATABASE_URL: url })
+        assert.isFalse(existsSync(join(cwd, "data")))
+        const token = yield* loginAsAdmin(running, generatedPassword(running.output()))
+        const verified = yield* call(running, "GET", "/verifytoken", { token })
+        assert.strictEqual(verified.status, 200)
+      }),
+    120_000
+  )
 })

@@ -43,7 +43,9 @@ for (const [label, server] of serverOnBothStores) {
         const lines = [{ sku_id: "X", qty: 1, colour: 1 }]
         const order = yield* send("POST", "/orders", { order_id: orderId, colour: "red", lines })
         // The line's SKU does not exist: the unknown fields were not what stopped it.
-        assert.deepStrictEqual([order.status, order.body], [400, { message: "Invalid field lines.0.sku_id: sku X does not exist" }])
+        assert.deepStrictEqual([order.status, order.body], [400, {
+          message: "Invalid field lines.0.sku_id: sku X does not exist"
+        }])
         expect204(yield* send("POST", "/orders", { order_id: orderId, colour: "red" }))
         assert.strictEqual((yield* main.get(`/orders/${orderId}`)).status, 200)
       }))
@@ -98,77 +100,86 @@ for (const [label, server] of serverOnBothStores) {
         assert.deepStrictEqual([unread.status, applied(unread)], [401, undefined], "a body not read is not handled")
       }))
 
-    it.effect("every record may be sent back strictly as a GET shows it: its read-only fields are ignored", () =>
-      Effect.gen(function*() {
-        const { main, strictly } = yield* admin
-        const echo = (read: string, write: string, method: "POST" | "PUT" = "PUT") =>
-          Effect.gen(function*() {
-            const record = yield* main.get(read)
-            assert.strictEqual(record.status, 200, read)
-            expectStrict204(yield* strictly(method, write, record.body), `${read} sent back to ${method} ${write}`)
-          })
+    it.effect(
+      "every record may be sent back strictly as a GET shows it: its read-only fields are ignored",
+      () =>
+        Effect.gen(function*() {
+          const { main, strictly } = yield* admin
+          const echo = (read: string, write: string, method: "POST" | "PUT" = "PUT") =>
+            Effect.gen(function*() {
+              const record = yield* main.get(read)
+              assert.strictEqual(record.status, 200, read)
+              expectStrict204(yield* strictly(method, write, record.body), `${read} sent back to ${method} ${write}`)
+            })
 
-        const partners: Record<string, number> = {}
-        for (const kind of ["customers", "suppliers"]) {
-          expect204(yield* main.post(`/${kind}`, { name: unique("Echo"), town: "Utrecht" }))
-          partners[kind] = yield* lastId(main, `/${kind}`)
-          yield* echo(`/${kind}/${partners[kind]}`, `/${kind}/${partners[kind]}`)
-        }
-        expect204(yield* main.post("/carriers", { name: unique("Echo") }))
-        const carrier = yield* lastId(main, "/carriers")
-        yield* echo(`/carriers/${carrier}`, `/carriers/${carrier}`)
+          const partners: Record<string, number> = {}
+          for (const kind of ["customers", "suppliers"]) {
+            expect204(yield* main.post(`/${kind}`, { name: unique("Echo"), town: "Utrecht" }))
+            partners[kind] = yield* lastId(main, `/${kind}`)
+            yield* echo(`/${kind}/${partners[kind]}`, `/${kind}/${partners[kind]}`)
+          }
+          expect204(yield* main.post("/carriers", { name: unique("Echo") }))
+          const carrier = yield* lastId(main, "/carriers")
+          yield* echo(`/carriers/${carrier}`, `/carriers/${carrier}`)
 
-        expect204(yield* main.post("/skugroups", { description: "Echo" }))
-        const group = (yield* main.get("/skugroups")).body.at(-1).sku_group_id
-        yield* echo(`/skugroups/${group}`, `/skugroups/${group}`)
-        const sku = unique("ECHO")
-        expect204(yield* main.post("/skus", { sku_id: sku, description: "Echo", sku_group: group }))
-        yield* echo(`/skus/${sku}`, `/skus/${sku}`)
-        const skuListed = (yield* main.get("/skus")).body.find((item: { sku_id: string }) => item.sku_id === sku)
-        expectStrict204(yield* strictly("PUT", `/skus/${sku}`, skuListed), "a SKU as GET /skus lists it")
+          expect204(yield* main.post("/skugroups", { description: "Echo" }))
+          const group = (yield* main.get("/skugroups")).body.at(-1).sku_group_id
+          yield* echo(`/skugroups/${group}`, `/skugroups/${group}`)
+          const sku = unique("ECHO")
+          expect204(yield* main.post("/skus", { sku_id: sku, description: "Echo", sku_group: group }))
+          yield* echo(`/skus/${sku}`, `/skus/${sku}`)
+          const skuListed = (yield* main.get("/skus")).body.find((item: { sku_id: string }) => item.sku_id === sku)
+          expectStrict204(yield* strictly("PUT", `/skus/${sku}`, skuListed), "a SKU as GET /skus lists it")
 
-        const orderId = unique("ECHO")
-        const newOrder = { order_id: orderId, customer_id: partners.customers, lines: [{ sku_id: sku, qty: 2 }] }
-        expect204(yield* main.post("/orders", newOrder))
-        yield* echo(`/orders/${orderId}`, `/orders/${orderId}`)
-        yield* echo(`/orders/${orderId}/lines/1`, `/orders/${orderId}/lines/1`)
-        const order = (yield* main.get(`/orders/${orderId}`)).body
-        const copy = { ...order, order_id: unique("COPY"), customer_id: null }
-        expectStrict204(yield* strictly("POST", "/orders", copy), "an order read, as a new one")
-        const line = { ...order.lines[0], line: 2 }
-        expectStrict204(yield* strictly("POST", `/orders/${orderId}/lines`, [line]), "a line read, as a new one")
-        const listed = (yield* main.get("/orders")).body.find((item: { order_id: string }) => item.order_id === orderId)
-        expectStrict204(yield* strictly("PUT", `/orders/${orderId}`, listed), "an order as GET /orders lists it")
+          const orderId = unique("ECHO")
+          const newOrder = { order_id: orderId, customer_id: partners.customers, lines: [{ sku_id: sku, qty: 2 }] }
+          expect204(yield* main.post("/orders", newOrder))
+          yield* echo(`/orders/${orderId}`, `/orders/${orderId}`)
+          yield* echo(`/orders/${orderId}/lines/1`, `/orders/${orderId}/lines/1`)
+          const order = (yield* main.get(`/orders/${orderId}`)).body
+          const copy = { ...order, order_id: unique("COPY"), customer_id: null }
+          expectStrict204(yield* strictly("POST", "/orders", copy), "an order read, as a new one")
+          const line = { ...order.lines[0], line: 2 }
+          expectStrict204(yield* strictly("POST", `/orders/${orderId}/lines`, [line]), "a line read, as a new one")
+          const listed = (yield* main.get("/orders")).body.find((item: { order_id: string }) =>
+            item.order_id === orderId
+          )
+          expectStrict204(yield* strictly("PUT", `/orders/${orderId}`, listed), "an order as GET /orders lists it")
 
-        const preAdviceId = unique("ECHO")
-        expect204(yield* main.post("/preadvices", { pre_advice_id: preAdviceId, lines: [{ sku_id: sku, qty: 5 }] }))
-        yield* echo(`/preadvices/${preAdviceId}`, `/preadvices/${preAdviceId}`)
-        yield* echo(`/preadvices/${preAdviceId}/lines/1`, `/preadvices/${preAdviceId}/lines/1`)
-        const preAdvices = (yield* main.get("/preadvices")).body as Array<{ pre_advice_id: string }>
-        const preAdviceListed = preAdvices.find((item) => item.pre_advice_id === preAdviceId)
-        expectStrict204(yield* strictly("PUT", `/preadvices/${preAdviceId}`, preAdviceListed), "a pre-advice as listed")
+          const preAdviceId = unique("ECHO")
+          expect204(yield* main.post("/preadvices", { pre_advice_id: preAdviceId, lines: [{ sku_id: sku, qty: 5 }] }))
+          yield* echo(`/preadvices/${preAdviceId}`, `/preadvices/${preAdviceId}`)
+          yield* echo(`/preadvices/${preAdviceId}/lines/1`, `/preadvices/${preAdviceId}/lines/1`)
+          const preAdvices = (yield* main.get("/preadvices")).body as Array<{ pre_advice_id: string }>
+          const preAdviceListed = preAdvices.find((item) => item.pre_advice_id === preAdviceId)
+          expectStrict204(
+            yield* strictly("PUT", `/preadvices/${preAdviceId}`, preAdviceListed),
+            "a pre-advice as listed"
+          )
 
-        const waveDefinition = { description: "Echo", criterium_id: 2, value: orderId, pick_type: 1 }
-        expect204(yield* main.post("/wave-definitions", waveDefinition))
-        const definition = yield* lastId(main, "/wave-definitions")
-        yield* echo(`/wave-definitions/${definition}`, `/wave-definitions/${definition}`)
+          const waveDefinition = { description: "Echo", criterium_id: 2, value: orderId, pick_type: 1 }
+          expect204(yield* main.post("/wave-definitions", waveDefinition))
+          const definition = yield* lastId(main, "/wave-definitions")
+          yield* echo(`/wave-definitions/${definition}`, `/wave-definitions/${definition}`)
 
-        // A public address: no name to resolve, nothing a rule on webhook targets refuses.
-        const hook = { event_type: "order_shipped", url: "https://93.184.215.14/hook", secret: "s" }
-        expect204(yield* main.post("/webhooks", hook))
-        const webhook = yield* lastId(main, "/webhooks")
-        yield* echo(`/webhooks/${webhook}`, `/webhooks/${webhook}`)
+          // A public address: no name to resolve, nothing a rule on webhook targets refuses.
+          const hook = { event_type: "order_shipped", url: "https://93.184.215.14/hook", secret: "s" }
+          expect204(yield* main.post("/webhooks", hook))
+          const webhook = yield* lastId(main, "/webhooks")
+          yield* echo(`/webhooks/${webhook}`, `/webhooks/${webhook}`)
 
-        const email = `${unique("echo")}@example.com`
-        expect204(yield* main.post("/users", { email, password: "a-long-password", name: "Echo", site: "main" }))
-        const user = (yield* main.get("/users")).body.find((item: { email: string }) => item.email === email)
-        expectStrict204(yield* strictly("PUT", `/users/${user.userId}`, user), "a user as GET /users lists it")
-        const newUser = { ...user, email: `x-${email}`, password: "a-long-password" }
-        expectStrict204(yield* strictly("POST", "/users", newUser), "a user read, as a new one")
+          const email = `${unique("echo")}@example.com`
+          expect204(yield* main.post("/users", { email, password: "a-long-password", name: "Echo", site: "main" }))
+          const user = (yield* main.get("/users")).body.find((item: { email: string }) => item.email === email)
+          expectStrict204(yield* strictly("PUT", `/users/${user.userId}`, user), "a user as GET /users lists it")
+          const newUser = { ...user, email: `x-${email}`, password: "a-long-password" }
+          expectStrict204(yield* strictly("POST", "/users", newUser), "a user read, as a new one")
 
-        const site = (yield* main.get("/sites")).body.find((item: { site_id: string }) => item.site_id === "main")
-        const newSite = { ...site, site_id: unique("ECHO") }
-        expectStrict204(yield* strictly("POST", "/sites", newSite), "a site read, as a new one")
-      }), 60_000)
+          const site = (yield* main.get("/sites")).body.find((item: { site_id: string }) => item.site_id === "main")
+          const newSite = { ...site, site_id: unique("ECHO") }
+          expectStrict204(yield* strictly("POST", "/sites", newSite), "a site read, as a new one")
+        }),
+      60_000
+    )
   })
 }

@@ -4,9 +4,9 @@
  * orders and new waves at once. Afterwards the database itself must show that no unit was
  * allocated twice and that the allocation, the claims and the ledger agree.
  */
-import { assert, describe, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
+import { assert, describe, it } from "@effect/vitest"
 import { SqliteStore } from "@wms/sql-sqlite"
 import { Effect, Layer, Redacted } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
@@ -256,12 +256,14 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
     // One definition per order date (disjoint orders, shared SKUs), and two that take whatever is left.
     const byDate: Array<number> = []
     for (let group = 0; group < dateGroups; group++) {
-      byDate.push(yield* definition({
-        description: `Date ${group}`,
-        criterium_id: 3,
-        value: dutchDate(orderDate(group)),
-        pick_type: (group % 4) + 1
-      }))
+      byDate.push(
+        yield* definition({
+          description: `Date ${group}`,
+          criterium_id: 3,
+          value: dutchDate(orderDate(group)),
+          pick_type: (group % 4) + 1
+        })
+      )
     }
     const definitions = [
       ...byDate,
@@ -359,7 +361,8 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
       allocated.slice(0, 8).flatMap(({ order_id, wave_id }, i) => [
         Effect.map(
           request(servers[i % processes], "DELETE", `/orders/${order_id}`),
-          (result) => record("deleteOrder", i % processes, "DELETE", `/orders/${order_id}`, result)
+          (result) =>
+            record("deleteOrder", i % processes, "DELETE", `/orders/${order_id}`, result)
         ),
         Effect.map(
           request(servers[(i + 1) % processes], "DELETE", `/waves/${wave_id}`),
@@ -390,9 +393,15 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
   })
 
 describe("waves across 4 server processes on one database", () => {
-  it.scopedLive("PostgreSQL: overlapping starts and deletes never allocate a unit twice", () =>
-    Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })), { timeout: 150_000 })
+  it.scopedLive(
+    "PostgreSQL: overlapping starts and deletes never allocate a unit twice",
+    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    { timeout: 150_000 }
+  )
 
-  it.scopedLive("SQLite: overlapping starts and deletes never allocate a unit twice", () =>
-    Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })), { timeout: 150_000 })
+  it.scopedLive(
+    "SQLite: overlapping starts and deletes never allocate a unit twice",
+    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    { timeout: 150_000 }
+  )
 })

@@ -215,14 +215,18 @@ for (const [label, server] of serverOnBothStores) {
           [{ ...valid, description: "  " }, "Invalid field description: must not be empty"],
           [{ ...valid, criterium_id: undefined }, "Missing field criterium_id"],
           [{ ...valid, pick_type: undefined }, "Missing field pick_type"],
-          ...[0, 9, -1, 1.5, "1", null, true].map((c) => [
-            { ...valid, criterium_id: c },
-            "Invalid field criterium_id: must be an integer from 1 to 8"
-          ] as const),
-          ...[0, 5, 2.5, "2", null].map((p) => [
-            { ...valid, pick_type: p },
-            "Invalid field pick_type: must be an integer from 1 to 4"
-          ] as const),
+          ...[0, 9, -1, 1.5, "1", null, true].map((c) =>
+            [
+              { ...valid, criterium_id: c },
+              "Invalid field criterium_id: must be an integer from 1 to 8"
+            ] as const
+          ),
+          ...[0, 5, 2.5, "2", null].map((p) =>
+            [
+              { ...valid, pick_type: p },
+              "Invalid field pick_type: must be an integer from 1 to 4"
+            ] as const
+          ),
           [{ ...valid, autostart: "yes" }, "Invalid field autostart: Expected boolean, actual \"yes\""],
           [{ ...valid, value: 7 }, "Invalid field value: Expected string, actual 7"],
           [{ ...valid, value: "a\u0000b" }, "Invalid field value: must not contain NUL characters"],

@@ -50,7 +50,14 @@ const warehouse: fc.Arbitrary<Warehouse> = fc.integer({ min: 1, max: 3 }).chain(
       fc.record({
         sku,
         qty: fc.integer({ min: 1, max: 9 }),
-        expiry_date: fc.constantFrom<string | null>(null, expired, "2099-01-01", "2099-02-01", "2099-02-01", "2099-03-01")
+        expiry_date: fc.constantFrom<string | null>(
+          null,
+          expired,
+          "2099-01-01",
+          "2099-02-01",
+          "2099-02-01",
+          "2099-03-01"
+        )
       }),
       { minLength: 1, maxLength: 7 }
     ),
@@ -132,7 +139,11 @@ for (const [label, server] of serverOnBothStores) {
           const sql = yield* SqlClient.SqlClient
           const token = yield* api.login()
           const site = `P${globalThis.crypto.randomUUID().slice(0, 8)}`
-          const created = yield* api.request("POST", "/sites", { token, site: "main", body: { site_id: site, name: site } })
+          const created = yield* api.request("POST", "/sites", {
+            token,
+            site: "main",
+            body: { site_id: site, name: site }
+          })
           assert.strictEqual(created.status, 204, JSON.stringify(created.body))
           const request = (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) =>
             api.request(method, path, { token, site, body })
@@ -148,7 +159,13 @@ for (const [label, server] of serverOnBothStores) {
             must(204, yield* request("POST", "/skus", { sku_id: skuId(sku), description: `Article ${sku}` }), "sku")
           }
           for (const [i, content] of w.contents.entries()) {
-            const body = { sku_id: skuId(content.sku), loc_id: `L${i}`, tag_id: `T${i}`, expiry_date: content.expiry_date, qty: content.qty }
+            const body = {
+              sku_id: skuId(content.sku),
+              loc_id: `L${i}`,
+              tag_id: `T${i}`,
+              expiry_date: content.expiry_date,
+              qty: content.qty
+            }
             must(204, yield* request("POST", "/inventory/adjustments", body), "stock")
           }
           for (const [i, order] of w.orders.entries()) {
@@ -164,7 +181,8 @@ for (const [label, server] of serverOnBothStores) {
             expiry_date, created_at FROM contents WHERE site_id = ${site} ORDER BY content_id`.pipe(Effect.orDie)
           const overview = Effect.map(
             request("GET", "/inventory/overview"),
-            (response) => new Map<number, number>(response.body.map((c: StoredContent) => [c.content_id, c.qty_allocated]))
+            (response) =>
+              new Map<number, number>(response.body.map((c: StoredContent) => [c.content_id, c.qty_allocated]))
           )
           const before = yield* storedContents
           const overviewBefore = yield* overview
@@ -224,19 +242,30 @@ for (const [label, server] of serverOnBothStores) {
             assert.isAtMost(claimed, available(content), `content ${content.content_id} over-allocated`)
             const now = byId.get(content.content_id)!
             assert.strictEqual(now.qty_allocated, content.qty_allocated + claimed, `content ${content.content_id}`)
-            assert.strictEqual(overviewAfter.get(content.content_id), now.qty_allocated, `overview of ${content.content_id}`)
+            assert.strictEqual(
+              overviewAfter.get(content.content_id),
+              now.qty_allocated,
+              `overview of ${content.content_id}`
+            )
           }
           for (const claim of claims) {
             const content = byId.get(claim.content_id)!
             // Never expired stock, and only stock of the line's SKU.
-            assert.isTrue(content.expiry_date === null || content.expiry_date >= today, `claim ${claim.id} takes expired stock`)
+            assert.isTrue(
+              content.expiry_date === null || content.expiry_date >= today,
+              `claim ${claim.id} takes expired stock`
+            )
             assert.strictEqual(content.sku_id, claim.sku_id)
             assert.strictEqual(claim.status, "allocated")
             // FEFO: every content served before it was used up by the time it was taken, and stays so.
             for (const other of after) {
               if (other.sku_id !== content.sku_id || other.expiry_date !== null && other.expiry_date < today) continue
               if (servedBefore(other, content)) {
-                assert.strictEqual(available(other), 0, `claim ${claim.id} on ${content.content_id} while ${other.content_id} had stock`)
+                assert.strictEqual(
+                  available(other),
+                  0,
+                  `claim ${claim.id} on ${content.content_id} while ${other.content_id} had stock`
+                )
               }
             }
           }
@@ -265,7 +294,11 @@ for (const [label, server] of serverOnBothStores) {
             bag(claims.map((c) => [c.id, c.qty, c.loc_id, c.sku_id, c.wave_id, c.claimset]))
           )
           assert.deepStrictEqual(
-            bag(allocations.map((t: Record<string, unknown>) => [t.content_id, t.order_id, t.line_id, t.qty, t.from_loc_id])),
+            bag(
+              allocations.map((
+                t: Record<string, unknown>
+              ) => [t.content_id, t.order_id, t.line_id, t.qty, t.from_loc_id])
+            ),
             bag(claims.map((c) => [c.content_id, c.order_id, c.line_id, c.qty, c.loc_id]))
           )
           const stored = yield* sql<{ id: number }>`SELECT id FROM claims WHERE site_id = ${site}`.pipe(Effect.orDie)
@@ -274,9 +307,14 @@ for (const [label, server] of serverOnBothStores) {
           // Deleting every wave gives each content back exactly what it had before.
           for (const waveId of waveIds) must(204, yield* request("DELETE", `/waves/${waveId}`), `delete wave ${waveId}`)
           const restored = yield* storedContents
-          assert.deepStrictEqual(restored.map((c) => [c.content_id, c.qty_allocated]), before.map((c) => [c.content_id, c.qty_allocated]))
+          assert.deepStrictEqual(
+            restored.map((c) => [c.content_id, c.qty_allocated]),
+            before.map((c) => [c.content_id, c.qty_allocated])
+          )
           assert.deepStrictEqual(yield* overview, overviewBefore)
-          const left = yield* sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM claims WHERE site_id = ${site}`
+          const left = yield* sql<
+            { n: number }
+          >`SELECT CAST(count(*) AS INTEGER) AS n FROM claims WHERE site_id = ${site}`
             .pipe(Effect.orDie)
           assert.strictEqual(left[0].n, 0)
           const ledger = (yield* request("GET", "/inventory/transactions")).body

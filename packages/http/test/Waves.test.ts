@@ -1,5 +1,5 @@
-import { assert, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertCarrier, insertCustomer, insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
@@ -43,7 +43,12 @@ for (const [label, server] of serverOnBothStores) {
           lines: [{ sku_id: "W-1", qty: 6 }, { sku_id: "W-2", qty: 2 }]
         })
         assert.strictEqual(order.status, 204, JSON.stringify(order.body))
-        const definitionId = yield* definition({ description: "Jansen", criterium_id: 1, value: "JANSEN", pick_type: 3 })
+        const definitionId = yield* definition({
+          description: "Jansen",
+          criterium_id: 1,
+          value: "JANSEN",
+          pick_type: 3
+        })
 
         const created = yield* request("POST", "/waves/create", { wavedef_id: definitionId })
         assert.strictEqual(created.status, 200)
@@ -91,7 +96,13 @@ for (const [label, server] of serverOnBothStores) {
             c.loc_id,
             c.status
           ]),
-          [["W-1", 1, 4, "L-EARLY", "allocated"], ["W-1", 1, 2, "L-LATE", "allocated"], ["W-2", 2, 1, "L-2", "allocated"]]
+          [["W-1", 1, 4, "L-EARLY", "allocated"], ["W-1", 1, 2, "L-LATE", "allocated"], [
+            "W-2",
+            2,
+            1,
+            "L-2",
+            "allocated"
+          ]]
         )
         const claimsets = yield* request("GET", `/waves/${waveId}/claimsets`)
         assert.deepStrictEqual(claimsets.body.map(({ id: _, ...set }: { id: number }) => set), [{
@@ -126,14 +137,23 @@ for (const [label, server] of serverOnBothStores) {
         )
         assert.match(tasks.body[0].creation_date, /^\d{4}-\d{2}-\d{2}$/)
         const detail = yield* request("GET", `/waves/${waveId}`)
-        assert.deepStrictEqual([detail.body.status, detail.body.qty_allocated, detail.body.qty_short], ["Allocated", 7, 1])
+        assert.deepStrictEqual([detail.body.status, detail.body.qty_allocated, detail.body.qty_short], [
+          "Allocated",
+          7,
+          1
+        ])
         const orderAfter = yield* request("GET", "/orders/WO-1")
         assert.deepStrictEqual(orderAfter.body.order_status, { id: 16, description: "Partially Allocated" })
         const overview = yield* request("GET", "/inventory/overview")
         const allocated = Object.fromEntries(
           overview.body.map((c: { loc_id: string; qty_allocated: number }) => [c.loc_id, c.qty_allocated])
         )
-        assert.deepStrictEqual([allocated["L-EARLY"], allocated["L-LATE"], allocated["L-EXPIRED"], allocated["L-2"]], [4, 2, 0, 1])
+        assert.deepStrictEqual([allocated["L-EARLY"], allocated["L-LATE"], allocated["L-EXPIRED"], allocated["L-2"]], [
+          4,
+          2,
+          0,
+          1
+        ])
         const ledger = yield* request("GET", "/inventory/transactions")
         const allocations = ledger.body.filter((t: { transaction_type: string }) => t.transaction_type === "Allocate")
         assert.strictEqual(allocations.length, 3)
@@ -144,7 +164,10 @@ for (const [label, server] of serverOnBothStores) {
           WHERE event_type IN ('order_allocated', 'wave_started') ORDER BY id`
         const raised = events.map((e) => [e.event_type, JSON.parse(e.data)] as const)
         assert.deepStrictEqual(raised.filter(([, d]) => d.order_id === "WO-1"), [["order_allocated", orderAfter.body]])
-        assert.deepStrictEqual(raised.filter(([type, d]) => type === "wave_started" && d.id === waveId), [["wave_started", detail.body]])
+        assert.deepStrictEqual(raised.filter(([type, d]) => type === "wave_started" && d.id === waveId), [[
+          "wave_started",
+          detail.body
+        ]])
 
         // A line of an allocated order cannot change.
         const line = yield* request("POST", "/orders/WO-1/lines", { sku_id: "W-1", qty: 1 })
@@ -170,10 +193,19 @@ for (const [label, server] of serverOnBothStores) {
         yield* insertSku({ sku_id: "W-3" })
         yield* stock("W-3", "L-3", 5)
         yield* request("POST", "/orders", { order_id: "WO-AUTO", lines: [{ sku_id: "W-3", qty: 5 }] })
-        const auto = yield* definition({ description: "Auto", criterium_id: 2, value: "wo-auto", pick_type: 1, autostart: true })
+        const auto = yield* definition({
+          description: "Auto",
+          criterium_id: 2,
+          value: "wo-auto",
+          pick_type: 1,
+          autostart: true
+        })
         const created = yield* request("POST", "/waves/create", { wavedef_id: auto })
         const waveId = created.body.wave_id
-        assert.deepStrictEqual(created.body, { message: `Wave met id ${waveId} wordt aangemaakt en automatisch gestart`, wave_id: waveId })
+        assert.deepStrictEqual(created.body, {
+          message: `Wave met id ${waveId} wordt aangemaakt en automatisch gestart`,
+          wave_id: waveId
+        })
         const order = yield* request("GET", "/orders/WO-AUTO")
         assert.deepStrictEqual(order.body.order_status, { id: 15, description: "Allocated" })
         const claimsets = yield* request("GET", `/waves/${waveId}/claimsets`)
@@ -182,7 +214,10 @@ for (const [label, server] of serverOnBothStores) {
         // The order is in an unfinished wave: no other wave takes it.
         const empty = yield* request("POST", "/waves/create", { wavedef_id: auto })
         const emptyId = empty.body.wave_id
-        assert.deepStrictEqual(empty.body, { message: `Wave met id ${emptyId} is aangemaakt maar bevat geen orders`, wave_id: emptyId })
+        assert.deepStrictEqual(empty.body, {
+          message: `Wave met id ${emptyId} is aangemaakt maar bevat geen orders`,
+          wave_id: emptyId
+        })
         const emptyWave = yield* request("GET", `/waves/${emptyId}`)
         assert.strictEqual(emptyWave.body.status_id, 14)
         const startEmpty = yield* request("POST", "/waves/start", { wave_id: emptyId })
@@ -206,7 +241,13 @@ for (const [label, server] of serverOnBothStores) {
         yield* insertSku({ sku_id: "W-4" })
         yield* stock("W-4", "L-4", 3)
         yield* request("POST", "/orders", { order_id: "WO-DEL", lines: [{ sku_id: "W-4", qty: 2 }] })
-        const byId = yield* definition({ description: "Del", criterium_id: 2, value: "WO-DEL", pick_type: 2, autostart: true })
+        const byId = yield* definition({
+          description: "Del",
+          criterium_id: 2,
+          value: "WO-DEL",
+          pick_type: 2,
+          autostart: true
+        })
         const created = yield* request("POST", "/waves/create", { wavedef_id: byId })
         const deleted = yield* request("DELETE", "/orders/WO-DEL")
         assert.strictEqual(deleted.status, 204, JSON.stringify(deleted.body))

@@ -3,8 +3,8 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { WebhookDeliveryPolicy } from "@wms/core"
 import { WebhookWorker } from "@wms/http"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import type { LookupAddress } from "node:dns"
+import { createServer } from "node:http"
 import { freshSqliteFile, onBothStores } from "../../../testing/databases.js"
 import { Api, testServer } from "../../../testing/server.js"
 import { eventually, newSite, raiseReceived, receiver } from "./WebhooksReceiver.js"
@@ -109,9 +109,11 @@ const refusedUrls: ReadonlyArray<readonly [string, string]> = [
   ["http://metadata.google.internal/computeMetadata/v1/", "a cloud metadata address"]
 ]
 
-for (const [label, server] of onBothStores((db) =>
-  testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url).pipe(Layer.provide(fast))
-)) {
+for (
+  const [label, server] of onBothStores((db) =>
+    testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url).pipe(Layer.provide(fast))
+  )
+) {
   layer(server, { timeout: 60_000, excludeTestServices: true })(`webhook targets on ${label}`, (it) => {
     it.effect("POST and PUT refuse a URL of a non-public target with a 400 naming it, and write nothing", () =>
       Effect.gen(function*() {
@@ -165,8 +167,12 @@ for (const [label, server] of onBothStores((db) =>
 }
 
 layer(
-  Layer.unwrapScoped(Effect.map(freshSqliteFile, (file) =>
-    testServer(`sqlite:${file}`, { webhookAllowPrivate: true }).pipe(Layer.provide(fast)))),
+  Layer.unwrapScoped(
+    Effect.map(
+      freshSqliteFile,
+      (file) => testServer(`sqlite:${file}`, { webhookAllowPrivate: true }).pipe(Layer.provide(fast))
+    )
+  ),
   { timeout: 60_000, excludeTestServices: true }
 )("webhook targets with private targets allowed", (it) => {
   it.scoped("a delivery connects to the address its checked lookup gave", () =>

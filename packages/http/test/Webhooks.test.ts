@@ -222,8 +222,10 @@ for (const [label, server] of servers) {
         const hook = yield* receiver(() => 200)
         yield* create({ event_type: "order_shipped", url: hook.url })
         const call = (method: "GET" | "POST", path: string, body?: unknown) =>
-          Effect.tap(api.request(method, path, { token, site, body }), (response) =>
-            assert.isBelow(response.status, 300, `${method} ${path}: ${JSON.stringify(response.body)}`))
+          Effect.tap(
+            api.request(method, path, { token, site, body }),
+            (response) => assert.isBelow(response.status, 300, `${method} ${path}: ${JSON.stringify(response.body)}`)
+          )
         const preAdviceId = yield* raiseReceived(api, token, site)
         const skuId = (yield* call("GET", `/preadvices/${preAdviceId}`)).body.lines[0].sku_id
         yield* call("POST", "/orders", { order_id: "SO-1", lines: [{ sku_id: skuId, qty: 2 }] })
@@ -406,8 +408,11 @@ for (const [label, server] of servers) {
           event.site_id === site ? Deferred.succeed(typed, event) : Effect.void)
         const waves: Array<unknown> = []
         yield* subscriptions.subscribe("wave_started", (event) =>
-          Effect.sync(() => event.site_id === site && waves.push(event)))
-        yield* subscriptions.subscribe("*", (event) => Effect.sync(() => event.site_id === site && all.push(event)))
+          Effect.sync(() =>
+            event.site_id === site && waves.push(event)
+          ))
+        yield* subscriptions.subscribe("*", (event) =>
+          Effect.sync(() => event.site_id === site && all.push(event)))
         yield* subscriptions.subscribe("*", () => Effect.fail("a failing subscriber does not stop the others"))
         const preAdviceId = yield* raiseReceived(api, token, site)
         const event = (yield* Deferred.await(typed).pipe(Effect.timeout("10 seconds"))) as {

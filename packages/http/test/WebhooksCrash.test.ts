@@ -79,8 +79,12 @@ const crashAndRecover = (label: string, databaseUrl: string) =>
     assert.strictEqual(new Set(received.map((r) => r.headers["webhook-id"])).size, preAdvices.length, label)
   }).pipe(Effect.scoped)
 
-it.live("a server killed with deliveries pending loses none: after a restart every event arrives, in order", () =>
-  Effect.all([
-    Effect.flatMap(freshSqliteFile, (file) => crashAndRecover("sqlite", `sqlite:${file}`)),
-    Effect.flatMap(freshPgDatabase, (url) => crashAndRecover("postgres", url))
-  ], { concurrency: "unbounded" }).pipe(Effect.scoped), { timeout: 120_000 })
+it.live(
+  "a server killed with deliveries pending loses none: after a restart every event arrives, in order",
+  () =>
+    Effect.all([
+      Effect.flatMap(freshSqliteFile, (file) => crashAndRecover("sqlite", `sqlite:${file}`)),
+      Effect.flatMap(freshPgDatabase, (url) => crashAndRecover("postgres", url))
+    ], { concurrency: "unbounded" }).pipe(Effect.scoped),
+  { timeout: 120_000 }
+)

@@ -17,8 +17,9 @@ export const failure = (cause: unknown) => new SqlError.SqlError({ cause, messag
 const rowsOf = (result: Pg.QueryResult | ReadonlyArray<Pg.QueryResult>): ReadonlyArray<any> =>
   isResultList(result) ? result.map((each) => each.rows) : result.rows
 
-const isResultList = (result: Pg.QueryResult | ReadonlyArray<Pg.QueryResult>): result is ReadonlyArray<Pg.QueryResult> =>
-  Array.isArray(result)
+const isResultList = (
+  result: Pg.QueryResult | ReadonlyArray<Pg.QueryResult>
+): result is ReadonlyArray<Pg.QueryResult> => Array.isArray(result)
 
 // Asks the server to stop the client's running statement, as @effect/sql-pg does for an
 // interrupted statement on a held client, so that the rollback that follows need not wait for it.
@@ -90,8 +91,11 @@ export class PgReservedConnection implements SqlConnection.Connection {
   }
 
   executeValues(sql: string, params: ReadonlyArray<unknown>) {
-    return this.run({ text: sql, values: params as Array<unknown>, rowMode: "array" }, [], (result) =>
-      result.rows as ReadonlyArray<ReadonlyArray<unknown>>)
+    return this.run(
+      { text: sql, values: params as Array<unknown>, rowMode: "array" },
+      [],
+      (result) => result.rows as ReadonlyArray<ReadonlyArray<unknown>>
+    )
   }
 
   executeUnprepared(sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows) {

@@ -16,8 +16,8 @@ import { Prepared } from "@wms/sql"
 import Sqlite from "better-sqlite3"
 import { Cache, Context, Duration, Effect, Layer, Scope, Stream } from "effect"
 import * as SqlitePrepared from "./SqlitePrepared.js"
-import * as SqliteTransactor from "./SqliteTransactor.js"
 import { executeError, prepareError, rowsOf } from "./SqliteStatement.js"
+import * as SqliteTransactor from "./SqliteTransactor.js"
 
 export interface SqliteClientOptions {
   /** A file path or `:memory:`. */
@@ -46,10 +46,12 @@ const makeConnection = (db: Sqlite.Database) =>
     }),
     (prepareCache): SqlConnection.Connection => {
       const execute = <A>(text: string, run: (statement: Sqlite.Statement) => A) =>
-        Effect.flatMap(prepareCache.get(text), (statement) => Effect.try({ try: () => run(statement), catch: executeError }))
+        Effect.flatMap(prepareCache.get(text), (statement) =>
+          Effect.try({ try: () => run(statement), catch: executeError }))
       return {
         execute: (text, params, transformRows) => {
-          const rows = execute(text, (statement) => rowsOf(statement, params) as ReadonlyArray<object>)
+          const rows = execute(text, (statement) =>
+            rowsOf(statement, params) as ReadonlyArray<object>)
           return transformRows === undefined ? rows : Effect.map(rows, transformRows)
         },
         executeRaw: (text, params) =>
@@ -69,7 +71,10 @@ const makeConnection = (db: Sqlite.Database) =>
             }
           }),
         executeUnprepared: (text, params, transformRows) => {
-          const rows = Effect.try({ try: () => rowsOf(db.prepare(text), params) as ReadonlyArray<object>, catch: executeError })
+          const rows = Effect.try({
+            try: () => rowsOf(db.prepare(text), params) as ReadonlyArray<object>,
+            catch: executeError
+          })
           return transformRows === undefined ? rows : Effect.map(rows, transformRows)
         },
         // As in @effect/sql-sqlite-node; nothing here streams.
@@ -93,10 +98,13 @@ const make = (options: SqliteClientOptions) =>
             restore(semaphore.take(1)),
             Effect.tap(Effect.scope, (scope) => {
               state.open = true
-              return Scope.addFinalizer(scope, Effect.suspend(() => {
-                state.open = false
-                return semaphore.release(1)
-              }))
+              return Scope.addFinalizer(
+                scope,
+                Effect.suspend(() => {
+                  state.open = false
+                  return semaphore.release(1)
+                })
+              )
             })
           ),
           connection

@@ -14,13 +14,15 @@ export interface SqliteStoreOptions {
   readonly filename: string
 }
 
-const pragmas = Layer.effectDiscard(Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  // Wait for another process's write lock instead of failing at once.
-  yield* sql`PRAGMA busy_timeout = 10000`
-  yield* sql`PRAGMA foreign_keys = ON`
-  yield* sql`PRAGMA synchronous = NORMAL`
-}).pipe(Effect.orDie))
+const pragmas = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // Wait for another process's write lock instead of failing at once.
+    yield* sql`PRAGMA busy_timeout = 10000`
+    yield* sql`PRAGMA foreign_keys = ON`
+    yield* sql`PRAGMA synchronous = NORMAL`
+  }).pipe(Effect.orDie)
+)
 
 // @effect/sql-sqlite-node's migrator without its schema dump (which needs its own client): the
 // same table (`effect_sql_migrations`) and steps, so existing databases open as before.

@@ -3,8 +3,8 @@
  * another fiber's transaction to end. What both stores' statements do is in
  * packages/sql/test/contract/Transactions.contract.test.ts.
  */
-import { assert, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
 import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
 import { SqliteStore } from "@wms/sql-sqlite"

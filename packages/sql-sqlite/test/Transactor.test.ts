@@ -2,8 +2,8 @@
  * What only the SQLite store's `Transactor` does: transactions of several fibers run one after the
  * other. What both stores' transactors do is in packages/sql/test/contract/Transactions.contract.test.ts.
  */
-import { assert, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
 import { Transactor } from "@wms/core"
 import { SqliteStore } from "@wms/sql-sqlite"
 import { Effect, Layer } from "effect"
@@ -15,7 +15,8 @@ const notes = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, topic TEXT NOT NULL, body TEXT NOT NULL)`
   return {
-    add: (topic: string, body: string) => sql`INSERT INTO notes (topic, body) VALUES (${topic}, ${body})`.pipe(Effect.orDie),
+    add: (topic: string, body: string) =>
+      sql`INSERT INTO notes (topic, body) VALUES (${topic}, ${body})`.pipe(Effect.orDie),
     of: (topic: string) =>
       Effect.map(
         sql<{ body: string }>`SELECT body FROM notes WHERE topic = ${topic} ORDER BY id`.pipe(Effect.orDie),
@@ -32,11 +33,12 @@ layer(store, { timeout: 60_000 })("the SQLite transactor", (it) => {
       const bodies = Array.from({ length: 20 }, (_, i) => `${i}`)
       yield* Effect.forEach(
         bodies,
-        (body) => atomically(Effect.gen(function*() {
-          const seen = (yield* of("serial")).length
-          yield* Effect.yieldNow()
-          yield* add("serial", `${body}:${seen}`)
-        })),
+        (body) =>
+          atomically(Effect.gen(function*() {
+            const seen = (yield* of("serial")).length
+            yield* Effect.yieldNow()
+            yield* add("serial", `${body}:${seen}`)
+          })),
         { concurrency: "unbounded" }
       )
       const rows = yield* of("serial")

@@ -69,7 +69,7 @@ export const makeBulkInsert = (sql: SqlClient.SqlClient) => {
           if (end - start === size) fullTexts.set(insert, statement)
         }
         return Effect.map(sql.unsafe<R>(statement, params), (rows) => {
-          if (insert.returning !== undefined) for (const row of rows) returned.push(row)
+          if (insert.returning !== undefined) { for (const row of rows) returned.push(row) }
           return returned
         })
       })

@@ -10,7 +10,9 @@ import { SqlClient, type SqlConnection, type SqlError } from "@effect/sql"
 import { Context, Effect } from "effect"
 
 /** A prepared statement: its rows (none for a write without `RETURNING`) for the given parameters. */
-export type PreparedStatement<Row> = (params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+export type PreparedStatement<Row> = (
+  params: ReadonlyArray<unknown>
+) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
 
 export class Prepared extends Context.Tag("@wms/sql/Prepared")<Prepared, {
   readonly prepare: <Row extends object>(text: string) => PreparedStatement<Row>

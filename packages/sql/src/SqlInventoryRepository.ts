@@ -2,7 +2,13 @@
  * Stock contents, the ledger and lost-and-found items on @effect/sql.
  */
 import { SqlClient, type Statement } from "@effect/sql"
-import { type Content, type ContentWithDescription, InventoryRepository, type LedgerEntry, type LostAndFoundItem } from "@wms/core"
+import {
+  type Content,
+  type ContentWithDescription,
+  InventoryRepository,
+  type LedgerEntry,
+  type LostAndFoundItem
+} from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
@@ -110,7 +116,9 @@ export const layer = Layer.effect(
                   AND contents.qty_allocated + v.column2 + contents.qty_tasked_from <= contents.qty
                 RETURNING contents.content_id`
               if (updated.length !== chunk.length) {
-                return yield* Effect.dieMessage(`allocation change refused for ${chunk.length - updated.length} contents`)
+                return yield* Effect.dieMessage(
+                  `allocation change refused for ${chunk.length - updated.length} contents`
+                )
               }
             }),
           { discard: true }

@@ -5,7 +5,14 @@
  * per call site: a list of values is one parameter, and each variant of a condition its own text.
  */
 import { SqlClient } from "@effect/sql"
-import { type OrderLineRow, type OrderLineWrite, OrderRepository, type OrderRow, type Scope, type StoredOrder } from "@wms/core"
+import {
+  type OrderLineRow,
+  type OrderLineWrite,
+  OrderRepository,
+  type OrderRow,
+  type Scope,
+  type StoredOrder
+} from "@wms/core"
 import { Effect, Layer } from "effect"
 import { chunked } from "./Batches.js"
 import { inTexts } from "./Dialect.js"
@@ -78,7 +85,12 @@ export const layer = Layer.effect(
           FROM unnest(CAST(? AS INTEGER[]), CAST(? AS TEXT[]), CAST(? AS INTEGER[])) AS l (line, sku_id, qty)
           ON CONFLICT (order_ref, line) DO NOTHING RETURNING line`)
         return (ref: number, lines: ReadonlyArray<OrderLineWrite>) =>
-          statement([ref, lines.map((line) => line.line), lines.map((line) => line.sku_id), lines.map((line) => line.qty)])
+          statement([
+            ref,
+            lines.map((line) => line.line),
+            lines.map((line) => line.sku_id),
+            lines.map((line) => line.qty)
+          ])
       },
       orElse: () => {
         const statement = prepared.prepare<{ line: number }>(`INSERT INTO order_lines (order_ref, line, sku_id, qty)
@@ -107,7 +119,8 @@ export const layer = Layer.effect(
         query(
           Effect.forEach(chunked([...new Set(refs)].sort((x, y) => x - y), 5_000), (chunk) =>
             sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`),
-          (groups) => groups.flat().map(toStored)
+          (groups) =>
+            groups.flat().map(toStored)
         ),
       insert: (order) =>
         first(

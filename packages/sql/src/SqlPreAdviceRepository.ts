@@ -43,7 +43,9 @@ const toPreAdvice = (row: PreAdviceRow): StoredPreAdvice => ({
   pre_advice_id: row.pre_advice_id,
   client_id: row.client_id === null ? null : ClientId.make(row.client_id),
   status_id: row.status_id as StatusId,
-  supplier: row.supplier_id === null || row.supplier_name === null ? null : { id: row.supplier_id, name: row.supplier_name },
+  supplier: row.supplier_id === null || row.supplier_name === null
+    ? null
+    : { id: row.supplier_id, name: row.supplier_name },
   created_at: row.created_at,
   created_by: UserId.make(row.created_by)
 })
@@ -133,7 +135,10 @@ export const layer = Layer.effect(
                 client_id: line.client_id
               })))
             } ON CONFLICT (preadvice_ref, line) DO NOTHING RETURNING line`),
-          (chunks) => chunks.flatMap((inserted) => inserted.map((row) => row.line))
+          (chunks) =>
+            chunks.flatMap((inserted) =>
+              inserted.map((row) => row.line)
+            )
         ),
       updateLine: (ref, line, changes) => {
         const set = defined(changes)

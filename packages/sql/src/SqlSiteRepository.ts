@@ -6,8 +6,8 @@ import { SqlClient } from "@effect/sql"
 import { Client, ClientId, Site, SiteId, SiteRepository } from "@wms/core"
 import type { ScopeTarget } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { Prepared } from "./Prepared.js"
 import { byBytes } from "./Fragments.js"
+import { Prepared } from "./Prepared.js"
 import { query, returnsRow, rows } from "./Query.js"
 
 interface SiteRow {
@@ -80,7 +80,10 @@ export const layer = Layer.effect(
       ))
 
     return SiteRepository.of({
-      listSites: rows(sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id ${byBytes(sql)}`, toSite),
+      listSites: rows(
+        sql<SiteRow>`SELECT site_id, name, fulfillment FROM sites ORDER BY site_id ${byBytes(sql)}`,
+        toSite
+      ),
       findSite: (siteId) => query(findSite(siteId)),
       insertSite: (site) =>
         query(Effect.gen(function*() {
@@ -91,7 +94,9 @@ export const layer = Layer.effect(
         })),
       listClients: (siteId) =>
         rows(
-          sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId} ORDER BY client_id ${byBytes(sql)}`,
+          sql<ClientRow>`SELECT client_id, site_id, name FROM clients WHERE site_id = ${siteId} ORDER BY client_id ${
+            byBytes(sql)
+          }`,
           toClient
         ),
       insertClient: (client) =>

@@ -26,9 +26,11 @@ export const layer = Layer.effect(
           WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} ${lockClause(sql, lock)}`),
       nextId: (siteId) => query(nextCounterValue(sql, siteId, counter), String),
       insert: (owner, group) =>
-        returnsRow(sql`INSERT INTO sku_groups ${
-          sql.insert({ site_id: owner.site_id, ...group, client_id: owner.client_id })
-        } ON CONFLICT (site_id, sku_group_id) DO NOTHING RETURNING sku_group_id`),
+        returnsRow(
+          sql`INSERT INTO sku_groups ${
+            sql.insert({ site_id: owner.site_id, ...group, client_id: owner.client_id })
+          } ON CONFLICT (site_id, sku_group_id) DO NOTHING RETURNING sku_group_id`
+        ),
       update: (siteId, skuGroupId, description) =>
         returnsRow(sql`UPDATE sku_groups SET description = ${description}
           WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} RETURNING sku_group_id`),

@@ -5,8 +5,8 @@
 import { SqlClient } from "@effect/sql"
 import { ClientId, SiteId, User, UserId, UserRepository } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { Prepared } from "./Prepared.js"
 import { byBytes, lockClause } from "./Fragments.js"
+import { Prepared } from "./Prepared.js"
 import { query, returnsRow, rows, run } from "./Query.js"
 
 interface UserRow {

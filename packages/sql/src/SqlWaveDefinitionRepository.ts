@@ -2,7 +2,7 @@
  * Wave definitions on @effect/sql.
  */
 import { SqlClient } from "@effect/sql"
-import { type CriteriumId, type PickTypeId, WaveDefinitionRepository, type WaveDefinitionInput } from "@wms/core"
+import { type CriteriumId, type PickTypeId, type WaveDefinitionInput, WaveDefinitionRepository } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { windowClause } from "./Fragments.js"
 import { first, insertReturningKey, returnsRow, rows } from "./Query.js"

@@ -65,7 +65,10 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
     const bulkInsert = makeBulkInsert(sql)
-    const forUpdateOfOrders = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE OF o"), orElse: () => sql.literal("") })
+    const forUpdateOfOrders = sql.onDialectOrElse({
+      pg: () => sql.literal("FOR UPDATE OF o"),
+      orElse: () => sql.literal("")
+    })
     // Serializes wave creation in a site without blocking the foreign key checks (KEY SHARE) of every
     // insert that names the site, which FOR UPDATE would do: a deadlock with a start waiting on stock.
     const forNoKeyUpdate = sql.onDialectOrElse({
@@ -76,8 +79,7 @@ export const layer = Layer.effect(
     const inIds = <A>(
       ids: ReadonlyArray<A>,
       each: (chunk: ReadonlyArray<A>) => Effect.Effect<unknown, SqlError.SqlError>
-    ) =>
-      Effect.forEach(chunked(ids, 5_000), each, { discard: true })
+    ) => Effect.forEach(chunked(ids, 5_000), each, { discard: true })
 
     return WaveRepository.of({
       insert: (wave) => insertReturningKey(sql, "waves", { ...wave, autostart: wave.autostart ? 1 : 0 }),
@@ -233,15 +235,17 @@ export const layer = Layer.effect(
         })),
       setStatus: (waveId, status) => run(sql`UPDATE waves SET status_id = ${status} WHERE id = ${waveId}`),
       lockClaims: (of) =>
-        rows("waveId" in of
-          ? Effect.zipRight(
-            // The orders before their claims, as an order delete locks them: the other way round,
-            // a wave delete and the delete of one of its orders each wait for the other.
-            sql`SELECT o.id FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+        rows(
+          "waveId" in of
+            ? Effect.zipRight(
+              // The orders before their claims, as an order delete locks them: the other way round,
+              // a wave delete and the delete of one of its orders each wait for the other.
+              sql`SELECT o.id FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
               WHERE wo.wave_id = ${of.waveId} ORDER BY o.id ${forUpdateOfOrders}`,
-            sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
-          )
-          : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`),
+              sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${of.waveId} ORDER BY id ${forUpdate}`
+            )
+            : sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${of.orderRef} ORDER BY id ${forUpdate}`
+        ),
       deleteClaims: (claimIds) =>
         query(Effect.gen(function*() {
           const waveIds = new Set<number>()

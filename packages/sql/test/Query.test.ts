@@ -2,8 +2,8 @@
  * The repositories' statement helpers on both stores: results in the shapes they promise, the key
  * an insert generated, and every store failure a defect.
  */
-import { assert, layer } from "@effect/vitest"
 import { SqlClient, SqlError } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
 import { PgStore } from "@wms/sql-pg"
 import { SqliteStore } from "@wms/sql-sqlite"
 import { Cause, Effect, Exit, Option } from "effect"

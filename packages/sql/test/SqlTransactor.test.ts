@@ -3,8 +3,8 @@
  * begin, end and release once per outermost transaction whatever its end, savepoints inside it,
  * and the fiber's context set for the transaction and given back after it.
  */
-import { assert, describe, it } from "@effect/vitest"
 import { SqlClient, type SqlConnection, SqlError } from "@effect/sql"
+import { assert, describe, it } from "@effect/vitest"
 import { SqlTransactor } from "@wms/sql"
 import { Cause, Deferred, Effect, Exit, Fiber, Option, Stream } from "effect"
 

@@ -3,15 +3,22 @@
  * request. Every operation but `authenticate`, `actorFor` and `bootstrap` is for admins only.
  */
 import { Clock, Effect, Option } from "effect"
-import { InvalidInput, invalidField, Unauthenticated } from "../shared/Errors.js"
-import { ClientExists, LastActiveAdmin, NotFulfillmentSite, SiteExists, UserExists, UserNotFound } from "./Errors.js"
+import { invalidField, InvalidInput, Unauthenticated } from "../shared/Errors.js"
 import { type ClientId, type SiteId, UserId } from "../shared/Ids.js"
-import { PasswordHasher } from "./PasswordHasher.js"
 import { Client, type NewClient, type NewSite, Site } from "../shared/Site.js"
-import { SiteRepository } from "./SiteRepository.js"
 import { type Actor, type Principal, requireAdmin, resolveScope } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
-import { type NewUser, normalizeEmail, type PasswordChange, User, type UserChanges, type UserWithCredentials } from "./User.js"
+import { ClientExists, LastActiveAdmin, NotFulfillmentSite, SiteExists, UserExists, UserNotFound } from "./Errors.js"
+import { PasswordHasher } from "./PasswordHasher.js"
+import { SiteRepository } from "./SiteRepository.js"
+import {
+  type NewUser,
+  normalizeEmail,
+  type PasswordChange,
+  User,
+  type UserChanges,
+  type UserWithCredentials
+} from "./User.js"
 import { UserRepository } from "./UserRepository.js"
 
 /** What an empty installation is seeded with. */
@@ -182,8 +189,12 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
       const passwordHash = yield* hasher.hash(change.new_password)
       // Only the hash and the token version change: the e-mail and the admin rights stay, so neither
       // rule of `saveChanged` can refuse the write.
-      yield* atomically(Effect.flatMap(storedUser(principal.userId), (current) =>
-        users.update({ user: current.user, passwordHash, tokenVersion: current.tokenVersion + 1 })))
+      yield* atomically(
+        Effect.flatMap(
+          storedUser(principal.userId),
+          (current) => users.update({ user: current.user, passwordHash, tokenVersion: current.tokenVersion + 1 })
+        )
+      )
       yield* forgetSession(principal.userId)
     })
 
@@ -202,7 +213,10 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
           }
         }))
       }
-      const site = yield* Effect.flatMap(sites.findSite(user.site), Effect.orDieWith(() => `site of user ${user.userId}`))
+      const site = yield* Effect.flatMap(
+        sites.findSite(user.site),
+        Effect.orDieWith(() => `site of user ${user.userId}`)
+      )
       return { user, site, tokenVersion }
     })
 
@@ -252,7 +266,10 @@ export class Administration extends Effect.Service<Administration>()("@wms/core/
           site: config.siteId,
           client: null
         }, passwordHash)
-        return Option.some<BootstrappedAdmin>({ email: normalizeEmail(config.adminEmail), generatedPassword: generated })
+        return Option.some<BootstrappedAdmin>({
+          email: normalizeEmail(config.adminEmail),
+          generatedPassword: generated
+        })
       }))
     })
 

@@ -10,12 +10,12 @@
  * Passwords only matter where the caller is not trusted: `Administration.authenticate`.
  */
 import { Effect, Option, ParseResult, Schema } from "effect"
-import { Administration } from "./Administration.js"
 import { InvalidInput, Unauthenticated } from "../shared/Errors.js"
 import { SiteId, UserId } from "../shared/Ids.js"
 import { Site } from "../shared/Site.js"
-import { SiteRepository } from "./SiteRepository.js"
 import { Transactor } from "../shared/Transactor.js"
+import { Administration } from "./Administration.js"
+import { SiteRepository } from "./SiteRepository.js"
 import { normalizeEmail } from "./User.js"
 import { UserRepository } from "./UserRepository.js"
 

@@ -5,17 +5,21 @@
 import { Effect } from "effect"
 import { invalidField } from "../shared/Errors.js"
 import type { ClientId } from "../shared/Ids.js"
-import { SiteRepository } from "./SiteRepository.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
+import { SiteRepository } from "./SiteRepository.js"
 
 export const ownerForWrite = Effect.fnUntraced(function*(
   scope: Scope,
   requested: ClientId | null | undefined,
   field = "client_id"
 ) {
-  if (requested === null || requested === undefined) return { site_id: scope.site_id, client_id: scope.client_id } satisfies Owner
+  if (requested === null || requested === undefined) {
+    return { site_id: scope.site_id, client_id: scope.client_id } satisfies Owner
+  }
   if (scope.client_id !== null) {
-    if (requested !== scope.client_id) return yield* invalidField(field, `must be ${scope.client_id}, the client of the site header`)
+    if (requested !== scope.client_id) {
+      return yield* invalidField(field, `must be ${scope.client_id}, the client of the site header`)
+    }
     return { site_id: scope.site_id, client_id: scope.client_id } satisfies Owner
   }
   const sites = yield* SiteRepository

@@ -2,10 +2,10 @@
  * The store port for carriers, which belong to a site.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { Carrier, CarrierInput } from "./Carrier.js"
 import type { SiteId } from "../shared/Ids.js"
-import type { RowLock } from "./MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
+import type { Carrier, CarrierInput } from "./Carrier.js"
+import type { RowLock } from "./MasterData.js"
 
 export class CarrierRepository extends Context.Tag("@wms/core/CarrierRepository")<CarrierRepository, {
   /** The carriers of the site, by id. */

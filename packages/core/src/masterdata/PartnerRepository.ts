@@ -2,10 +2,10 @@
  * The store port for customers and suppliers, which share one shape and differ only in their table.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { RowLock, Stored } from "./MasterData.js"
-import type { ListWindow } from "../shared/Window.js"
-import type { Partner, PartnerInput, PartnerKind } from "./Partner.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { RowLock, Stored } from "./MasterData.js"
+import type { Partner, PartnerInput, PartnerKind } from "./Partner.js"
 
 export class PartnerRepository extends Context.Tag("@wms/core/PartnerRepository")<PartnerRepository, {
   /** The partners of the kind visible in the scope, by id. */

@@ -4,13 +4,13 @@
  * itself, so `address_id` is the record's own `id`.
  */
 import { type Cause, Effect, Option } from "effect"
-import type { RowLock } from "./MasterData.js"
-import type { ListWindow } from "../shared/Window.js"
-import { CustomerInUse, CustomerNotFound, SupplierInUse, SupplierNotFound } from "./Errors.js"
-import type { PartnerDetail, PartnerInput, PartnerKind } from "./Partner.js"
-import { PartnerRepository } from "./PartnerRepository.js"
 import { type Actor, canSee, ownerOf } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import type { ListWindow } from "../shared/Window.js"
+import { CustomerInUse, CustomerNotFound, SupplierInUse, SupplierNotFound } from "./Errors.js"
+import type { RowLock } from "./MasterData.js"
+import type { PartnerDetail, PartnerInput, PartnerKind } from "./Partner.js"
+import { PartnerRepository } from "./PartnerRepository.js"
 
 /** The failures of one kind: its record is missing, or it cannot be deleted because others name it. */
 interface Failures<Missing extends Cause.YieldableError, Used extends Cause.YieldableError> {
@@ -28,10 +28,13 @@ export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
       { inUse, notFound }: Failures<Missing, Used>
     ) => {
       const visible = (actor: Actor, id: number, lock: RowLock) =>
-        Effect.flatMap(repository.find(kind, id, lock), (found) =>
-          Option.isSome(found) && canSee(actor.scope, found.value.owner)
-            ? Effect.succeed(found.value.record)
-            : Effect.fail(notFound(id)))
+        Effect.flatMap(
+          repository.find(kind, id, lock),
+          (found) =>
+            Option.isSome(found) && canSee(actor.scope, found.value.owner)
+              ? Effect.succeed(found.value.record)
+              : Effect.fail(notFound(id))
+        )
 
       return {
         list: Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {

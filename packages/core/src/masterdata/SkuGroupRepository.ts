@@ -3,9 +3,9 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "../shared/Ids.js"
-import type { RowLock } from "./MasterData.js"
-import type { ListWindow } from "../shared/Window.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { RowLock } from "./MasterData.js"
 import type { SkuGroup } from "./SkuGroup.js"
 
 export class SkuGroupRepository extends Context.Tag("@wms/core/SkuGroupRepository")<SkuGroupRepository, {

@@ -4,16 +4,16 @@
  * changes afterwards.
  */
 import { Effect, Option } from "effect"
-import { invalidField } from "../shared/Errors.js"
-import { SkuGroupInUse, SkuGroupNotFound } from "./Errors.js"
-import { clientUnchangeable, type RowLock } from "./MasterData.js"
-import type { ListWindow } from "../shared/Window.js"
 import { ownerForWrite } from "../admin/Ownership.js"
 import { SiteRepository } from "../admin/SiteRepository.js"
-import { type NewSkuGroup, type SkuGroup, skuGroupOwner, type SkuGroupUpdate } from "./SkuGroup.js"
-import { SkuGroupRepository } from "./SkuGroupRepository.js"
+import { invalidField } from "../shared/Errors.js"
 import { type Actor, canSee } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import type { ListWindow } from "../shared/Window.js"
+import { SkuGroupInUse, SkuGroupNotFound } from "./Errors.js"
+import { clientUnchangeable, type RowLock } from "./MasterData.js"
+import { type NewSkuGroup, type SkuGroup, skuGroupOwner, type SkuGroupUpdate } from "./SkuGroup.js"
+import { SkuGroupRepository } from "./SkuGroupRepository.js"
 
 export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups", {
   effect: Effect.gen(function*() {
@@ -24,10 +24,13 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
     const notFound = (skuGroupId: string) => new SkuGroupNotFound({ skuGroupId })
 
     const visible = (actor: Actor, id: string, lock: RowLock) =>
-      Effect.flatMap(repository.find(actor.scope.site_id, id, lock), (found) =>
-        Option.isSome(found) && canSee(actor.scope, skuGroupOwner(actor.scope.site_id, found.value))
-          ? Effect.succeed(found.value)
-          : Effect.fail(notFound(id)))
+      Effect.flatMap(
+        repository.find(actor.scope.site_id, id, lock),
+        (found) =>
+          Option.isSome(found) && canSee(actor.scope, skuGroupOwner(actor.scope.site_id, found.value))
+            ? Effect.succeed(found.value)
+            : Effect.fail(notFound(id))
+      )
 
     const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       return yield* repository.list(actor.scope, window)

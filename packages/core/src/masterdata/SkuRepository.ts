@@ -3,9 +3,9 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "../shared/Ids.js"
+import type { Scope } from "../shared/Tenancy.js"
 import type { ListWindow } from "../shared/Window.js"
 import type { Sku, SkuListItem } from "./Sku.js"
-import type { Scope } from "../shared/Tenancy.js"
 
 export class SkuRepository extends Context.Tag("@wms/core/SkuRepository")<SkuRepository, {
   /** The SKUs visible in the scope, by id, with their group's description. */

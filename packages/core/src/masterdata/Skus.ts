@@ -4,19 +4,19 @@
  * idempotent upsert: it replaces every writable field, or creates the SKU when it is missing.
  */
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
-import { invalidField } from "../shared/Errors.js"
-import { SkuExists, SkuNotFound } from "./Errors.js"
-import { ClientId, type SiteId } from "../shared/Ids.js"
-import { clientUnchangeable, TextId } from "./MasterData.js"
-import type { ListWindow } from "../shared/Window.js"
 import { ownerForWrite } from "../admin/Ownership.js"
 import { SiteRepository } from "../admin/SiteRepository.js"
-import { SkuGroupRepository } from "./SkuGroupRepository.js"
-import type { NewSku, Sku, SkuUpdate } from "./Sku.js"
-import { skuGroupOwner } from "./SkuGroup.js"
-import { SkuRepository } from "./SkuRepository.js"
+import { invalidField } from "../shared/Errors.js"
+import { ClientId, type SiteId } from "../shared/Ids.js"
 import { type Actor, canSee, type Owner } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import type { ListWindow } from "../shared/Window.js"
+import { SkuExists, SkuNotFound } from "./Errors.js"
+import { clientUnchangeable, TextId } from "./MasterData.js"
+import type { NewSku, Sku, SkuUpdate } from "./Sku.js"
+import { skuGroupOwner } from "./SkuGroup.js"
+import { SkuGroupRepository } from "./SkuGroupRepository.js"
+import { SkuRepository } from "./SkuRepository.js"
 
 const decodeSkuId = Schema.decodeUnknownEither(TextId)
 

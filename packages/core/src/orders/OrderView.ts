@@ -2,11 +2,11 @@
  * The view of a stored order as the API shows it (§2.2). Shared by the services that answer with
  * an order or raise an event about one.
  */
-import { composeCustomerName } from "./CustomerName.js"
 import { formatDateTime } from "../shared/Formats.js"
+import { statusDescription, type StatusId, statusObject } from "../shared/Status.js"
+import { composeCustomerName } from "./CustomerName.js"
 import type { Order, OrderLine } from "./Order.js"
 import type { OrderLineRow, OrderRow, StoredOrder } from "./OrderRepository.js"
-import { type StatusId, statusDescription, statusObject } from "../shared/Status.js"
 
 /** The description of a status id, for the order statuses the store may hold. */
 export const describeStatus = (statusId: number) => statusDescription(statusId as StatusId) ?? `status ${statusId}`
@@ -52,4 +52,3 @@ export const toOrder = ({ header, lines }: StoredOrder, timeZone: string): Order
   ...toOrderHeader(header, timeZone),
   lines: lines.map((line) => toLine(header.order_id, line))
 })
-

@@ -5,18 +5,9 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { invalidField } from "../shared/Errors.js"
 import { TimeZone } from "../shared/Formats.js"
-import { assignLineNumbers } from "./LineNumbering.js"
-import type { NewOrder, NewOrderLine, OrderLineUpdate, OrderListItem, OrderUpdate } from "./Order.js"
-import {
-  type OrderFields,
-  type OrderLineWrite,
-  OrderRepository,
-  type OrderRow
-} from "./OrderRepository.js"
 import { Status } from "../shared/Status.js"
 import { type Actor, ownerOf } from "../shared/Tenancy.js"
-import { OrderAllocations } from "./OrderAllocations.js"
-import { describeStatus, toOrder, toOrderHeader } from "./OrderView.js"
+import { Transactor } from "../shared/Transactor.js"
 import {
   OrderExists,
   OrderLineExists,
@@ -26,7 +17,11 @@ import {
   OrderNotFound,
   OrderNotReleased
 } from "./Errors.js"
-import { Transactor } from "../shared/Transactor.js"
+import { assignLineNumbers } from "./LineNumbering.js"
+import type { NewOrder, NewOrderLine, OrderLineUpdate, OrderListItem, OrderUpdate } from "./Order.js"
+import { OrderAllocations } from "./OrderAllocations.js"
+import { type OrderFields, type OrderLineWrite, OrderRepository, type OrderRow } from "./OrderRepository.js"
+import { describeStatus, toOrder, toOrderHeader } from "./OrderView.js"
 
 // A dock of "" is no dock: an absent value is null, never "".
 const dock = (value: string | null) => (value === null || value.trim() === "" ? null : value)

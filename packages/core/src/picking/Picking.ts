@@ -6,23 +6,23 @@
  * call; concurrent confirmations of one task close it once.
  */
 import { Clock, Effect, Option, Schema } from "effect"
+import { TextIdFromPath } from "../masterdata/MasterData.js"
+import { OrderNotFound } from "../orders/Errors.js"
+import { OrderRepository } from "../orders/OrderRepository.js"
+import { toOrder } from "../orders/OrderView.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { RecordIdFromPath, TimeZone } from "../shared/Formats.js"
-import { InventoryRepository } from "../stock/InventoryRepository.js"
-import * as Ledger from "../stock/Ledger.js"
-import { TextIdFromPath } from "../masterdata/MasterData.js"
-import { ListWindow } from "../shared/Window.js"
-import { OrderRepository } from "../orders/OrderRepository.js"
-import { OrderNotFound } from "../orders/Errors.js"
-import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
-import { toOrder } from "../orders/OrderView.js"
-import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
 import { Status, type StatusId } from "../shared/Status.js"
-import { toTask } from "../waves/TaskView.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { ListWindow } from "../shared/Window.js"
+import { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
+import { toTask } from "../waves/TaskView.js"
 import { WaveRepository } from "../waves/WaveRepository.js"
+import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
+import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
 
 /** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
 export const TaskQuery = Schema.Struct({

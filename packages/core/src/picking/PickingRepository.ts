@@ -3,9 +3,9 @@
  * task id is the claim id, and a task is open exactly while its claim is `allocated`.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { ListWindow } from "../shared/Window.js"
 import type { StatusId } from "../shared/Status.js"
 import type { Scope } from "../shared/Tenancy.js"
+import type { ListWindow } from "../shared/Window.js"
 import type { ClaimRow } from "../waves/WaveRepository.js"
 
 /** The filters of `GET /tasks`. */

@@ -6,10 +6,22 @@
  * none and shows the header's `client_id`, so it follows the header when that changes.
  */
 import { Array as Arr, Clock, Effect, Option } from "effect"
+import { ownerForWrite } from "../admin/Ownership.js"
+import { SiteRepository } from "../admin/SiteRepository.js"
 import { invalidField } from "../shared/Errors.js"
 import { formatDutchDateTime, maxInteger, TimeZone } from "../shared/Formats.js"
 import type { ClientId } from "../shared/Ids.js"
-import { ownerForWrite } from "../admin/Ownership.js"
+import { Status, statusDescription, type StatusId, statusObject } from "../shared/Status.js"
+import { type Actor, canSee, type Scope } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+import {
+  PreAdviceExists,
+  PreAdviceLineExists,
+  PreAdviceLineNotFound,
+  PreAdviceLineNumbersExhausted,
+  PreAdviceNotFound,
+  PreAdviceNotOpen
+} from "./Errors.js"
 import type {
   NewPreAdvice,
   NewPreAdviceLine,
@@ -26,18 +38,6 @@ import {
   type StoredPreAdvice,
   type StoredPreAdviceLine
 } from "./PreAdviceRepository.js"
-import { SiteRepository } from "../admin/SiteRepository.js"
-import {
-  PreAdviceExists,
-  PreAdviceLineExists,
-  PreAdviceLineNotFound,
-  PreAdviceLineNumbersExhausted,
-  PreAdviceNotFound,
-  PreAdviceNotOpen
-} from "./Errors.js"
-import { Status, statusDescription, type StatusId, statusObject } from "../shared/Status.js"
-import { type Actor, canSee, type Scope } from "../shared/Tenancy.js"
-import { Transactor } from "../shared/Transactor.js"
 
 const notFound = (preAdviceId: string) => new PreAdviceNotFound({ preAdviceId })
 
@@ -105,10 +105,13 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       const clients = new Map<ClientId, ClientId | null>()
       const checked: Array<CheckedLine> = []
       for (const [index, line] of lines.entries()) {
-        if (!skus.has(line.sku_id)) return yield* invalidField(field(index, "sku_id"), `sku ${line.sku_id} does not exist`)
+        if (!skus.has(line.sku_id)) {
+          return yield* invalidField(field(index, "sku_id"), `sku ${line.sku_id} does not exist`)
+        }
         let client_id = line.client_id ?? null
         if (client_id !== null) {
-          const resolved = clients.get(client_id) ?? (yield* ownerFor(scope, client_id, field(index, "client_id"))).client_id
+          const resolved = clients.get(client_id) ??
+            (yield* ownerFor(scope, client_id, field(index, "client_id"))).client_id
           clients.set(client_id, resolved)
           client_id = resolved
         }
@@ -224,13 +227,17 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
         ? undefined
         : (yield* ownerFor(actor.scope, input.client_id, "client_id")).client_id
       const header = yield* locked(actor, id)
-      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "only an Open pre-advice can be changed")
+      if (header.status_id !== Status.Open) {
+        return yield* notOpen(id, header.status_id, "only an Open pre-advice can be changed")
+      }
       yield* repo.update(header.ref, { supplier_id, client_id })
     }, atomically)
 
     const remove = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const header = yield* locked(actor, id)
-      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "only an Open pre-advice can be deleted")
+      if (header.status_id !== Status.Open) {
+        return yield* notOpen(id, header.status_id, "only an Open pre-advice can be deleted")
+      }
       yield* repo.remove(header.ref)
     }, atomically)
 
@@ -254,9 +261,15 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       body: NewPreAdviceLine | ReadonlyArray<NewPreAdviceLine>
     ) {
       const many = isLineArray(body)
-      const lines = yield* checkLines(actor.scope, many ? body : [body], (index, name) => many ? `${index}.${name}` : name)
+      const lines = yield* checkLines(
+        actor.scope,
+        many ? body : [body],
+        (index, name) => many ? `${index}.${name}` : name
+      )
       const header = yield* locked(actor, id)
-      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
+      if (header.status_id !== Status.Open) {
+        return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
+      }
       yield* insertLines(header, lines)
     }, atomically)
 
@@ -273,14 +286,18 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       const changes = { sku_id: input.sku_id, qty: input.qty, pallet_id: input.pallet_id, client_id }
       const header = yield* locked(actor, id)
       if (Option.isNone(yield* repo.findLine(header.ref, line))) return yield* lineNotFound(id, line)
-      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
+      if (header.status_id !== Status.Open) {
+        return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
+      }
       yield* repo.updateLine(header.ref, line, changes)
     }, atomically)
 
     const removeLine = Effect.fnUntraced(function*(actor: Actor, id: string, line: number) {
       const header = yield* locked(actor, id)
       if (Option.isNone(yield* repo.findLine(header.ref, line))) return yield* lineNotFound(id, line)
-      if (header.status_id !== Status.Open) return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
+      if (header.status_id !== Status.Open) {
+        return yield* notOpen(id, header.status_id, "its lines can be changed only while it is Open")
+      }
       yield* repo.removeLine(header.ref, line)
     }, atomically)
 

@@ -5,19 +5,19 @@
  * /preadvices/:id` shows it. One transaction per call.
  */
 import { Clock, Effect, Option, Schema } from "effect"
+import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { invalidField } from "../shared/Errors.js"
-import { PreAdviceNotFound, PreAdviceNothingToReceive } from "./Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.js"
-import { defaultExpiry } from "../stock/Inventory.js"
-import { InventoryRepository } from "../stock/InventoryRepository.js"
-import * as Ledger from "../stock/Ledger.js"
-import { PreAdvices } from "./PreAdvices.js"
-import { type LineToReceive, type PreAdviceToReceive, ReceivingRepository } from "./ReceivingRepository.js"
-import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { Status } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { defaultExpiry } from "../stock/Inventory.js"
+import { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
+import { PreAdviceNotFound, PreAdviceNothingToReceive } from "./Errors.js"
+import { PreAdvices } from "./PreAdvices.js"
+import { type LineToReceive, type PreAdviceToReceive, ReceivingRepository } from "./ReceivingRepository.js"
 
 const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {
   message: () => "must be a non-empty text of at most 64 characters"

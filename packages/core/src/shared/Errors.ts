@@ -66,7 +66,8 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
 }
 
 /** A 400 naming the field at fault, in the same words as a schema failure: `Invalid field <f>: <why>`. */
-export const invalidField = (field: string, reason: string) => new InvalidInput({ message: `Invalid field ${field}: ${reason}` })
+export const invalidField = (field: string, reason: string) =>
+  new InvalidInput({ message: `Invalid field ${field}: ${reason}` })
 
 const categories: ReadonlySet<unknown> = new Set<ErrorCategory>([
   "InvalidInput",

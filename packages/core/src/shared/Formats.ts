@@ -88,4 +88,5 @@ export const formatDutchDateTime = (instant: string | number, timeZone: string):
 }
 
 /** `YYYY-MM-DD` of an instant in `timeZone`. */
-export const formatDate = (instant: string | number, timeZone: string): string => formatDateTime(instant, timeZone).slice(0, 10)
+export const formatDate = (instant: string | number, timeZone: string): string =>
+  formatDateTime(instant, timeZone).slice(0, 10)

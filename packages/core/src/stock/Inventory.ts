@@ -3,15 +3,20 @@
  * adjustments (extension) so stock can be corrected without a pre-advice.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { invalidField } from "../shared/Errors.js"
-import { ContentFull, ContentNotFound, LostAndFoundItemNotFound, TransactionNotFound } from "./Errors.js"
-import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "../shared/Formats.js"
-import { type Content, type ContentWithDescription, InventoryRepository, type LostAndFoundItem } from "./InventoryRepository.js"
-import * as Ledger from "./Ledger.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
-import { adjust, type TransactionType } from "./Stock.js"
+import { invalidField } from "../shared/Errors.js"
+import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "../shared/Formats.js"
 import { type Actor, canSee } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { ContentFull, ContentNotFound, LostAndFoundItemNotFound, TransactionNotFound } from "./Errors.js"
+import {
+  type Content,
+  type ContentWithDescription,
+  InventoryRepository,
+  type LostAndFoundItem
+} from "./InventoryRepository.js"
+import * as Ledger from "./Ledger.js"
+import { adjust, type TransactionType } from "./Stock.js"
 
 /** A record of `GET /inventory/overview` (§2.5). */
 export interface OverviewRecord {
@@ -94,7 +99,8 @@ export const defaultExpiry = (
   sku: { readonly expiry_sku: boolean; readonly expiry_days: number | null },
   nowMillis: number,
   timeZone: string
-): string | null => sku.expiry_sku && sku.expiry_days !== null ? addDays(formatDate(nowMillis, timeZone), sku.expiry_days) : null
+): string | null =>
+  sku.expiry_sku && sku.expiry_days !== null ? addDays(formatDate(nowMillis, timeZone), sku.expiry_days) : null
 
 export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory", {
   effect: Effect.gen(function*() {
@@ -188,7 +194,10 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       if (request.sku_id === null) return yield* invalidField("sku_id", "is required when content_id is absent")
       if (request.loc_id === null) return yield* invalidField("loc_id", "is required when content_id is absent")
       const sku = yield* skus.find(actor.scope.site_id, request.sku_id)
-      if (Option.isNone(sku) || !canSee(actor.scope, { site_id: actor.scope.site_id, client_id: sku.value.client_id as Content["client_id"] })) {
+      if (
+        Option.isNone(sku) ||
+        !canSee(actor.scope, { site_id: actor.scope.site_id, client_id: sku.value.client_id as Content["client_id"] })
+      ) {
         return yield* invalidField("sku_id", `SKU ${request.sku_id} does not exist`)
       }
       const owner = { site_id: actor.scope.site_id, client_id: sku.value.client_id as Content["client_id"] }

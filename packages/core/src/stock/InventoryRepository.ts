@@ -2,9 +2,9 @@
  * The store port for stock contents, the transaction ledger and lost-and-found items.
  */
 import { Context, type Effect, type Option } from "effect"
+import type { Owner, Scope } from "../shared/Tenancy.js"
 import type { LedgerEntry, NewLedgerEntry } from "./Ledger.js"
 import type { ContentQuantities } from "./Stock.js"
-import type { Owner, Scope } from "../shared/Tenancy.js"
 
 /** A stock content as the store keeps it; `created_at` is a UTC ISO instant. */
 export interface Content extends ContentQuantities, Owner {
@@ -71,7 +71,9 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
   readonly listTransactions: (scope: Scope) => Effect.Effect<ReadonlyArray<LedgerEntry>>
   readonly findTransaction: (scope: Scope, id: number) => Effect.Effect<Option.Option<LedgerEntry>>
   readonly insertLostAndFound: (item: Omit<LostAndFoundItem, "id">) => Effect.Effect<number>
-  readonly listLostAndFound: (scope: Scope) => Effect.Effect<ReadonlyArray<LostAndFoundItem & { readonly description: string | null }>>
+  readonly listLostAndFound: (
+    scope: Scope
+  ) => Effect.Effect<ReadonlyArray<LostAndFoundItem & { readonly description: string | null }>>
   readonly findLostAndFound: (
     scope: Scope,
     id: number

@@ -68,7 +68,9 @@ export const qtyEffect = (type: TransactionType, qty: number): number => {
 
 /** Replays a ledger from zero: the `qty` of every content it names. */
 export const replayQuantities = (
-  transactions: Iterable<{ readonly content_id: number; readonly transaction_type: TransactionType; readonly qty: number }>
+  transactions: Iterable<
+    { readonly content_id: number; readonly transaction_type: TransactionType; readonly qty: number }
+  >
 ): Map<number, number> => {
   const quantities = new Map<number, number>()
   for (const t of transactions) {

@@ -8,8 +8,8 @@
  * has not expired, first expiry first out (no expiry last), then oldest, then lowest content id.
  * Allocation may be partial: what no stock covers stays short.
  */
-import { available, type ContentQuantities } from "../stock/Stock.js"
 import { Status, type StatusId } from "../shared/Status.js"
+import { available, type ContentQuantities } from "../stock/Stock.js"
 
 export interface LineToAllocate {
   readonly line: number

@@ -6,11 +6,11 @@
  * claims that are still allocated, with Deallocate transactions.
  */
 import { Clock, Effect, Option } from "effect"
+import type { OrderRepository } from "../orders/OrderRepository.js"
+import { toOrder } from "../orders/OrderView.js"
 import type { EventPublisher } from "../shared/Events.js"
 import { formatDate } from "../shared/Formats.js"
 import { Status, type StatusId } from "../shared/Status.js"
-import type { OrderRepository } from "../orders/OrderRepository.js"
-import { toOrder } from "../orders/OrderView.js"
 import type { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import { allocate, type AllocationPlan, type PickType } from "./Allocation.js"

@@ -32,4 +32,3 @@ export const toTask = (claim: ClaimRow, timeZone: string): TaskRecord => ({
   wave_id: claim.wave_id,
   claimset: claim.claimset_id
 })
-

@@ -6,9 +6,10 @@
  */
 import { Effect, Option } from "effect"
 import { invalidField } from "../shared/Errors.js"
-import type { ListWindow } from "../shared/Window.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import type { ListWindow } from "../shared/Window.js"
+import { WaveDefinitionNotFound } from "./Errors.js"
 import {
   calendarDateOfDutchDate,
   criteriumDescription,
@@ -18,7 +19,6 @@ import {
   type WaveDefinitionInput
 } from "./WaveDefinition.js"
 import { WaveDefinitionRepository, type WaveDefinitionRow } from "./WaveDefinitionRepository.js"
-import { WaveDefinitionNotFound } from "./Errors.js"
 
 // Order date (3) and ship-by date (7) take a `DD-MM-YYYY` value; "Alles" (5) takes none.
 const dateCriteria: ReadonlySet<CriteriumId> = new Set([3, 7])

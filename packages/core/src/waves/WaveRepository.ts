@@ -3,9 +3,9 @@
  * (each claim carrying its pick task) that starting a wave writes.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { OrderToAllocate, StockToAllocate } from "./Allocation.js"
 import type { StatusId } from "../shared/Status.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
+import type { OrderToAllocate, StockToAllocate } from "./Allocation.js"
 import type { CandidateOrder } from "./WaveSelection.js"
 
 /** A wave as the store keeps it; `created_at` is a UTC ISO instant. */
@@ -92,7 +92,9 @@ export class WaveRepository extends Context.Tag("@wms/core/WaveRepository")<Wave
   readonly setOrderStatuses: (statuses: ReadonlyMap<number, StatusId>) => Effect.Effect<void>
   readonly setStatus: (waveId: number, status: StatusId) => Effect.Effect<void>
   /** The claims of a wave or of an order, locked. */
-  readonly lockClaims: (of: { readonly waveId: number } | { readonly orderRef: number }) => Effect.Effect<ReadonlyArray<ClaimRow>>
+  readonly lockClaims: (
+    of: { readonly waveId: number } | { readonly orderRef: number }
+  ) => Effect.Effect<ReadonlyArray<ClaimRow>>
   readonly deleteClaims: (claimIds: ReadonlyArray<number>) => Effect.Effect<void>
   /** Removes the wave with its claimsets and its list of orders (the orders themselves stay). */
   readonly remove: (waveId: number) => Effect.Effect<void>

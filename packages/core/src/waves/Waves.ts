@@ -4,23 +4,23 @@
  * Messages are the documented Dutch ones.
  */
 import { Clock, Effect, Option } from "effect"
-import type { PickType } from "./Allocation.js"
 import { composeCustomerName } from "../orders/CustomerName.js"
-import { EventPublisher } from "../shared/Events.js"
-import { TimeZone } from "../shared/Formats.js"
-import { InventoryRepository } from "../stock/InventoryRepository.js"
 import { OrderPickingStarted } from "../orders/Errors.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
+import { EventPublisher } from "../shared/Events.js"
+import { TimeZone } from "../shared/Formats.js"
 import { Status, statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
-import { toTask } from "./TaskView.js"
 import { Transactor } from "../shared/Transactor.js"
-import { allocateWave, releaseClaims, type StartPorts } from "./Start.js"
-import { WaveDefinitions } from "./WaveDefinitions.js"
+import { InventoryRepository } from "../stock/InventoryRepository.js"
+import type { PickType } from "./Allocation.js"
 import { WaveNotFound, WavePickingStarted, WaveStarted } from "./Errors.js"
+import { allocateWave, releaseClaims, type StartPorts } from "./Start.js"
+import { toTask } from "./TaskView.js"
+import { WaveDefinitions } from "./WaveDefinitions.js"
 import { WaveRepository } from "./WaveRepository.js"
-import { toWaveDetail, toWaveRecord } from "./WaveView.js"
 import { matchesCriterion } from "./WaveSelection.js"
+import { toWaveDetail, toWaveRecord } from "./WaveView.js"
 
 export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
   effect: Effect.gen(function*() {
@@ -37,16 +37,22 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     }
 
     const find = (actor: Actor, waveId: number) =>
-      Effect.flatMap(waves.find(actor.scope, waveId), Option.match({
-        onNone: () => Effect.fail(new WaveNotFound({ waveId })),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        waves.find(actor.scope, waveId),
+        Option.match({
+          onNone: () => Effect.fail(new WaveNotFound({ waveId })),
+          onSome: Effect.succeed
+        })
+      )
 
     const lock = (actor: Actor, waveId: number) =>
-      Effect.flatMap(waves.lock(actor.scope, waveId), Option.match({
-        onNone: () => Effect.fail(new WaveNotFound({ waveId })),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        waves.lock(actor.scope, waveId),
+        Option.match({
+          onNone: () => Effect.fail(new WaveNotFound({ waveId })),
+          onSome: Effect.succeed
+        })
+      )
 
     const create = Effect.fnUntraced(function*(actor: Actor, definitionId: number) {
       const definition = yield* definitions.get(actor, definitionId)
@@ -64,7 +70,9 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
         created_by: actor.userId
       })
       yield* waves.attachOrders(waveId, selected.map((order) => order.order_ref))
-      if (selected.length === 0) return { message: `Wave met id ${waveId} is aangemaakt maar bevat geen orders`, wave_id: waveId }
+      if (selected.length === 0) {
+        return { message: `Wave met id ${waveId} is aangemaakt maar bevat geen orders`, wave_id: waveId }
+      }
       if (!definition.autostart) return { message: `Wave met id ${waveId} is aangemaakt`, wave_id: waveId }
       yield* allocateWave(ports, Option.getOrThrow(yield* waves.lock(actor.scope, waveId)))
       return { message: `Wave met id ${waveId} wordt aangemaakt en automatisch gestart`, wave_id: waveId }

@@ -3,10 +3,10 @@
  * delivery rows, and the leases that let several processes share the delivery work.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { ListWindow } from "../shared/Window.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
-import type { DeliveryStatus, StoredEvent } from "./WebhookDelivery.js"
+import type { ListWindow } from "../shared/Window.js"
 import type { StoredDelivery, StoredWebhook, WebhookInput } from "./Webhook.js"
+import type { DeliveryStatus, StoredEvent } from "./WebhookDelivery.js"
 
 /** A delivery taken for one attempt, with what the attempt needs. */
 export interface ClaimedDelivery {

@@ -5,11 +5,11 @@
  */
 import { Effect, Option } from "effect"
 import { formatDateTime, TimeZone } from "../shared/Formats.js"
-import type { ListWindow } from "../shared/Window.js"
 import { type Actor, canSee, ownerOf } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
-import type { Delivery, StoredWebhook, Webhook, WebhookInput } from "./Webhook.js"
+import type { ListWindow } from "../shared/Window.js"
 import { WebhookNotFound } from "./Errors.js"
+import type { Delivery, StoredWebhook, Webhook, WebhookInput } from "./Webhook.js"
 import { WebhookRepository } from "./WebhookRepository.js"
 import { webhookTargetCheck } from "./WebhookTargets.js"
 
@@ -28,8 +28,11 @@ export class Webhooks extends Effect.Service<Webhooks>()("@wms/core/Webhooks", {
     })
 
     const visible = (actor: Actor, id: number) =>
-      Effect.flatMap(repository.find(id), (found) =>
-        Option.isSome(found) && canSee(actor.scope, found.value) ? Effect.succeed(found.value) : Effect.fail(notFound))
+      Effect.flatMap(
+        repository.find(id),
+        (found) =>
+          Option.isSome(found) && canSee(actor.scope, found.value) ? Effect.succeed(found.value) : Effect.fail(notFound)
+      )
 
     const list = Effect.fnUntraced(function*(actor: Actor, window: ListWindow = {}) {
       const timeZone = yield* TimeZone

@@ -82,7 +82,10 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(NewUser)
       .annotate(ReadOnlyFields, UserRecord)
       .addError(onTheWire(UserExists))
-      .annotate(OpenApi.Description, "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409.")
+      .annotate(
+        OpenApi.Description,
+        "Creates a user; the password is kept only as a salted scrypt hash. E-mail taken: 409."
+      )
   )
   .add(
     HttpApiEndpoint.put("updateUser", "/users/:userId")

@@ -33,7 +33,8 @@ const TooManyLoginsError = Schema.transform(MessageResult, Schema.typeSchema(Too
   encode: ({ message }) => ({ message })
 }).annotations(HttpApiSchema.annotations({
   status: 429,
-  description: "Too many failed logins for this e-mail address or from this client address; `Retry-After` says when to try again"
+  description:
+    "Too many failed logins for this e-mail address or from this client address; `Retry-After` says when to try again"
 }))
 
 export class AuthApi extends HttpApiGroup.make("auth")
@@ -54,7 +55,10 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.get("verifyToken", "/verifytoken")
       .addSuccess(MessageResult)
       .middleware(TokenAuthentication)
-      .annotate(OpenApi.Description, "200 when the bearer token is valid; 401 `Authorization token not valid` when not.")
+      .annotate(
+        OpenApi.Description,
+        "200 when the bearer token is valid; 401 `Authorization token not valid` when not."
+      )
   )
   .add(
     HttpApiEndpoint.post("changePassword", "/users/me/password")

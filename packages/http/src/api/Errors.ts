@@ -71,8 +71,10 @@ const parserOf = (error: Fielded, parts: ReadonlyArray<string>) => {
   >
   const parse = ParseResult.decodeUnknown(parser)
   return (text: string, options?: SchemaAST.ParseOptions) =>
-    ParseResult.map(parse(text, options), (decoded) =>
-      Object.fromEntries(positions.map(([position, name]) => [name, decoded[position]])))
+    ParseResult.map(
+      parse(text, options),
+      (decoded) => Object.fromEntries(positions.map(([position, name]) => [name, decoded[position]]))
+    )
 }
 
 const schemas = new WeakMap<object, Schema.Schema<any, { readonly message: string }>>()
@@ -106,7 +108,10 @@ export const onTheWire = <E extends WarehouseError>(
 
 export const BadRequest = onTheWire(InvalidInput, "The request is malformed; the message names the field")
 export const Unauthorized = onTheWire(Unauthenticated, "The token is missing, expired or not valid")
-export const ForbiddenError = onTheWire(Forbidden, "The site header is missing or invalid, or admin rights are required")
+export const ForbiddenError = onTheWire(
+  Forbidden,
+  "The site header is missing or invalid, or admin rights are required"
+)
 export const NotFoundError = onTheWire(NotFound, "The record does not exist in the request's scope")
 export const ConflictError = onTheWire(Conflict, "The record exists, or its state forbids the change")
 

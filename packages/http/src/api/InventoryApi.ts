@@ -72,13 +72,19 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
     HttpApiEndpoint.get("overview", "/inventory/overview")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(OverviewRecord))
-      .annotate(OpenApi.Description, "The stock contents of the scope that hold stock. available = qty − qty_allocated − qty_tasked_from.")
+      .annotate(
+        OpenApi.Description,
+        "The stock contents of the scope that hold stock. available = qty − qty_allocated − qty_tasked_from."
+      )
   )
   .add(
     HttpApiEndpoint.get("content")`/inventory/overview/${id}`
       .addSuccess(OverviewRecord)
       .addError(onTheWire(ContentNotFound))
-      .annotate(OpenApi.Description, "One content by content_id; 404 `Inventory content with contentId <id> not found`.")
+      .annotate(
+        OpenApi.Description,
+        "One content by content_id; 404 `Inventory content with contentId <id> not found`."
+      )
   )
   .add(
     HttpApiEndpoint.get("transactions", "/inventory/transactions")
@@ -101,7 +107,10 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
     HttpApiEndpoint.get("lostAndFound", "/inventory/lostandfound")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(LostAndFoundRecord))
-      .annotate(OpenApi.Description, "Stock taken off a content that nobody can account for, e.g. the rest of a short pick.")
+      .annotate(
+        OpenApi.Description,
+        "Stock taken off a content that nobody can account for, e.g. the rest of a short pick."
+      )
   )
   .add(
     HttpApiEndpoint.get("lostAndFoundItem")`/inventory/lostandfound/${id}`

@@ -35,7 +35,9 @@ const NewOrderLines = Schema.Array(NewOrderLine)
 // One line or an array of lines as they are read, for a client that sends back what it read.
 const lineOrLines = Schema.Union(OrderLine, Schema.Array(OrderLine))
 const oneOrMany = Schema.Union(NewOrderLine, NewOrderLines)
-const { $schema: _, ...oneOrManyJsonSchema } = JSONSchema.make(Schema.encodedSchema(oneOrMany), { target: "openApi3.1" })
+const { $schema: _, ...oneOrManyJsonSchema } = JSONSchema.make(Schema.encodedSchema(oneOrMany), {
+  target: "openApi3.1"
+})
 
 /**
  * The body of `POST /orders/:id/lines`: one line or an array of lines. The shape picks the schema
@@ -107,7 +109,10 @@ export class OrdersApi extends HttpApiGroup.make("orders")
     HttpApiEndpoint.get("getOrder")`/orders/${orderId}`
       .addSuccess(sentAsBuilt(Order))
       .addError(onTheWire(OrderNotFound))
-      .annotate(OpenApi.Description, "The order with its lines. Missing in the scope: 404 `Order with OrderID <id> not found`.")
+      .annotate(
+        OpenApi.Description,
+        "The order with its lines. Missing in the scope: 404 `Order with OrderID <id> not found`."
+      )
   )
   .add(
     HttpApiEndpoint.put("updateOrder")`/orders/${orderId}`

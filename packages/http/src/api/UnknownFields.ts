@@ -27,7 +27,6 @@ const preferParameter = {
     `The answer then carries \`Preference-Applied: ${strictApplied}\`.`
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
 /**

@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Administration, normalizeEmail } from "@wms/core"
 import { Clock, Effect, Option } from "effect"
-import { CurrentPrincipal } from "../api/Security.js"
 import { WarehouseApi } from "../Api.js"
+import { CurrentPrincipal } from "../api/Security.js"
 import * as LoginThrottle from "../LoginThrottle.js"
 import { tokenLifetime, Tokens } from "../Tokens.js"
 
@@ -37,5 +37,6 @@ export const AuthHandlers = HttpApiBuilder.group(WarehouseApi, "auth", (handlers
         }))
       .handle("verifyToken", () => Effect.as(CurrentPrincipal, { message: "Authorization token is valid" }))
       .handle("changePassword", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => administration.changePassword(principal, payload)))
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          administration.changePassword(principal, payload)))
   }))

@@ -50,8 +50,10 @@ export const AuthorizationLive = Layer.effect(
     const actor = actorOf(yield* Tokens, yield* Administration)
     return Authorization.of({
       bearer: () =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          actor(request.headers.authorization, request.headers["site"]))
+        Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) => actor(request.headers.authorization, request.headers["site"])
+        )
     })
   })
 )

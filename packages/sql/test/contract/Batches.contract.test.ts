@@ -4,8 +4,8 @@
  * as one parameter. Each stays under the dialects' limits on bound parameters (SQLite 32766,
  * PostgreSQL 65535) and loses, doubles or reorders nothing.
  */
-import { assert } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert } from "@effect/vitest"
 import {
   EventPublisher,
   InventoryRepository,
@@ -221,15 +221,17 @@ onEachStore("batches", (it) => {
       const preAdvices = yield* PreAdviceRepository
       const orders = yield* OrderRepository
       const t = yield* makeTenants
-      const ref = Option.getOrThrow(yield* preAdvices.insert({
-        site_id: t.site.owner.site_id,
-        pre_advice_id: "MANY",
-        client_id: null,
-        status_id: 1,
-        supplier_id: null,
-        created_at: "2030-01-01T08:00:00.000Z",
-        created_by: UserId.make("tester")
-      }))
+      const ref = Option.getOrThrow(
+        yield* preAdvices.insert({
+          site_id: t.site.owner.site_id,
+          pre_advice_id: "MANY",
+          client_id: null,
+          status_id: 1,
+          supplier_id: null,
+          created_at: "2030-01-01T08:00:00.000Z",
+          created_by: UserId.make("tester")
+        })
+      )
       const count = past(preAdviceRowsPerStatement)
       const lines = Array.from({ length: count }, (_, i) => ({
         line: i + 1,

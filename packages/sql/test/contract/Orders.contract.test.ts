@@ -182,18 +182,20 @@ onEachStore("OrderRepository", (it) => {
       assert.deepStrictEqual(yield* orders.lineNumbers(ref), [])
       assert.deepStrictEqual(yield* orders.lineNumbers(kept), [1])
       // The id is free again.
-      assert.isTrue(Option.isSome(yield* orders.insert({
-        owner: t.site.owner,
-        order_id: "R-1",
-        status_id: 14,
-        created_at: "2030-01-01T00:00:00.000Z",
-        created_by: "u1",
-        customer_id: null,
-        order_date: null,
-        ship_by_date: null,
-        carrier_id: null,
-        ship_dock: null
-      })))
+      assert.isTrue(Option.isSome(
+        yield* orders.insert({
+          owner: t.site.owner,
+          order_id: "R-1",
+          status_id: 14,
+          created_at: "2030-01-01T00:00:00.000Z",
+          created_by: "u1",
+          customer_id: null,
+          order_date: null,
+          ship_by_date: null,
+          carrier_id: null,
+          ship_dock: null
+        })
+      ))
     }))
 
   it.effect("locks an order, yielding its status: a second locker waits and sees the first's change", () =>

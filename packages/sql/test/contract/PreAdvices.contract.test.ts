@@ -26,8 +26,10 @@ const header = (owner: Owner, preAdviceId: string, supplierId: number | null = n
 
 /** Writes a pre-advice header; yields its key. */
 const insertPreAdvice = (owner: Owner, preAdviceId: string, supplierId: number | null = null) =>
-  Effect.flatMap(PreAdviceRepository, (preAdvices) =>
-    Effect.map(preAdvices.insert(header(owner, preAdviceId, supplierId)), Option.getOrThrow))
+  Effect.flatMap(
+    PreAdviceRepository,
+    (preAdvices) => Effect.map(preAdvices.insert(header(owner, preAdviceId, supplierId)), Option.getOrThrow)
+  )
 
 const lineOf = (line: number, sku_id: string, qty: number, fields: Partial<StoredPreAdviceLine> = {}) => ({
   line,

@@ -108,7 +108,7 @@ onEachStore("SKUs", (it) => {
           Effect.map(skus.list(t.site.scope, window), (list) => list.map((sku) => sku.sku_id))
         assert.deepStrictEqual(yield* idsIn({ limit: 2, offset: 1 }), all.slice(1, 3))
         assert.deepStrictEqual(yield* idsIn({ offset: 4 }), all.slice(4))
-        assert.deepStrictEqual((yield* skus.list(t.site.scope, { limit: 0 })), [])
+        assert.deepStrictEqual(yield* skus.list(t.site.scope, { limit: 0 }), [])
       }))
   })
 
@@ -172,8 +172,11 @@ onEachStore("SKUs", (it) => {
         const groups = yield* SkuGroupRepository
         const t = yield* makeTenants
         const ofSite = ["10", "9", "b", "B", "2"]
-        const groupOf = (id: string, client_id: ClientId | null = null) =>
-          ({ sku_group_id: id, description: id, client_id })
+        const groupOf = (id: string, client_id: ClientId | null = null) => ({
+          sku_group_id: id,
+          description: id,
+          client_id
+        })
         for (const id of ofSite) yield* groups.insert(t.site.owner, groupOf(id))
         yield* groups.insert(t.client1.owner, groupOf("a", t.client1.owner.client_id))
         yield* groups.insert(t.other.owner, { sku_group_id: "1", description: "1", client_id: null })

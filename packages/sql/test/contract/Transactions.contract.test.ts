@@ -4,8 +4,8 @@
  * defect or an interruption; prepared statements that join the transaction of their fiber. What
  * only one store does lives in its own tests (packages/sql-sqlite/test, packages/sql-pg/test).
  */
-import { assert, describe, it as plainIt } from "@effect/vitest"
 import { SqlClient, SqlError } from "@effect/sql"
+import { assert, describe, it as plainIt } from "@effect/vitest"
 import { OrderRepository, Site, SiteId, SiteRepository, Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
 import { PgStore } from "@wms/sql-pg"
@@ -47,11 +47,17 @@ onEachStore("transactions", (it) => {
         const topic = fresh("outcome")
         yield* atomically(Effect.all([add(topic, "template"), Effect.orDie(addPrepared([topic, "prepared"]))]))
         const writeAll = (body: string) =>
-          Effect.all([add(topic, body), Effect.orDie(addPrepared([topic, body])), sites.insertSite(new Site({
-            site_id: SiteId.make(`${topic}-${body}`),
-            name: body,
-            fulfillment: false
-          }))])
+          Effect.all([
+            add(topic, body),
+            Effect.orDie(addPrepared([topic, body])),
+            sites.insertSite(
+              new Site({
+                site_id: SiteId.make(`${topic}-${body}`),
+                name: body,
+                fulfillment: false
+              })
+            )
+          ])
         assert.strictEqual(yield* Effect.flip(atomically(Effect.zipRight(writeAll("failed"), Effect.fail("no")))), "no")
         yield* assertDies(atomically(Effect.zipRight(writeAll("died"), Effect.die("boom"))))
         assert.deepStrictEqual(yield* of(topic), ["template", "prepared"])
@@ -241,9 +247,11 @@ describe("two stores in one process", () => {
       for (const store of stores) {
         const context = yield* Layer.buildWithMemoMap(store, memoMap, scope)
         const inserted = yield* Effect.flatMap(SiteRepository, (sites) =>
-          Transactor.pipe(Effect.flatMap(({ atomically }) => atomically(sites.insertSite(
-            new Site({ site_id: SiteId.make("shared"), name: "Shared", fulfillment: false })
-          ))))).pipe(Effect.provide(context))
+          Transactor.pipe(Effect.flatMap(({ atomically }) =>
+            atomically(sites.insertSite(
+              new Site({ site_id: SiteId.make("shared"), name: "Shared", fulfillment: false })
+            ))
+          ))).pipe(Effect.provide(context))
         assert.isTrue(inserted)
       }
     }))

@@ -182,9 +182,11 @@ onEachStore("WaveRepository", (it) => {
 
       const content = yield* insertContent(t.site.owner, { sku_id: "A", qty: 2147483647 })
       const [claimset] = yield* waves.insertClaimsets(wave, [{ claimset_break: "all", pick_type: "Per order" }])
-      yield* waves.insertClaims(refs.slice(0, 3).map((order, i) =>
-        claimOf(t.site.owner, { wave, claimset, content, order }, { order_id: ids[i], line_id: 1, qty: 2147483647 })
-      ))
+      yield* waves.insertClaims(
+        refs.slice(0, 3).map((order, i) =>
+          claimOf(t.site.owner, { wave, claimset, content, order }, { order_id: ids[i], line_id: 1, qty: 2147483647 })
+        )
+      )
       assert.strictEqual((yield* waves.totals(wave)).qty_allocated, 3 * 2147483647)
       const [row] = yield* waves.claimsets(wave)
       assert.deepStrictEqual(row, {

@@ -36,8 +36,10 @@ const hook = (event_type: EventType, fields: { readonly secret?: string | null; 
 })
 
 /** The id of the last event written so far. */
-const lastEventId = Effect.flatMap(WebhookRepository, (webhooks) =>
-  Effect.map(webhooks.eventsBetween(0, 2147483647, 2147483647), (events) => events.at(-1)?.id ?? 0))
+const lastEventId = Effect.flatMap(
+  WebhookRepository,
+  (webhooks) => Effect.map(webhooks.eventsBetween(0, 2147483647, 2147483647), (events) => events.at(-1)?.id ?? 0)
+)
 
 /** Publishes events and fans them out; yields the events' ids. */
 const publishAndFanOut = (events: ReadonlyArray<WarehouseEvent>, now: string) =>
@@ -267,13 +269,15 @@ onEachStore("the event outbox", (it) => {
         yield* webhooks.release(ofSecond.id, lease)
         const again = yield* webhooks.claim(now, lease, 10)
         assert.deepStrictEqual(again.map((d) => [d.id, d.attempts]), [[ofSecond.id, 2]])
-        assert.isTrue(yield* webhooks.complete(ofSecond.id, lease, {
-          status: "pending",
-          lastStatusCode: 500,
-          lastError: "",
-          nextAttemptAt: "2040-01-01T00:05:00.000Z",
-          deliveredAt: null
-        }))
+        assert.isTrue(
+          yield* webhooks.complete(ofSecond.id, lease, {
+            status: "pending",
+            lastStatusCode: 500,
+            lastError: "",
+            nextAttemptAt: "2040-01-01T00:05:00.000Z",
+            deliveredAt: null
+          })
+        )
         assert.deepStrictEqual(yield* webhooks.claim("2040-01-01T00:04:59.000Z", "2040-01-01T00:06:00.000Z", 10), [])
         // An expired lease counts as none.
         const late = yield* webhooks.claim("2040-01-01T00:05:00.000Z", "2040-01-01T00:06:00.000Z", 1)
