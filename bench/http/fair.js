@@ -28,6 +28,7 @@ import { errors as joseErrors, jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import { collectDefaultMetrics, Registry } from "prom-client"
 import { Failure, invalidField, openFairStore } from "./fair-store.js"
+import { order } from "./orderSchemas.js"
 
 const flag = (name) => (process.env[name] ?? "true").toLowerCase() !== "false"
 const timeZone = process.env.WMS_TIMEZONE ?? "UTC"
@@ -470,36 +471,6 @@ app.addHook("onResponse", (request, reply, done) => {
   record(request, reply)
   done()
 })
-
-const nullable = (type) => ({ type: [type, "null"] })
-const orderLine = {
-  type: "object",
-  properties: {
-    order_id: { type: "string" },
-    line: { type: "integer" },
-    sku_id: { type: "string" },
-    qty: { type: "integer" },
-    qty_picked: { type: "integer" },
-    qty_shipped: { type: "integer" }
-  }
-}
-const order = {
-  type: "object",
-  properties: {
-    order_id: { type: "string" },
-    client_id: nullable("string"),
-    order_date: nullable("string"),
-    order_status: { type: "object", properties: { id: { type: "integer" }, description: { type: "string" } } },
-    order_status_description: { type: "string" },
-    customer: { type: ["object", "null"], properties: { id: { type: "integer" }, name: { type: "string" } } },
-    ship_by_date: nullable("string"),
-    carrier: nullable("string"),
-    ship_dock: nullable("string"),
-    creation_datetime: { type: "string" },
-    created_by: { type: "string" },
-    lines: { type: "array", items: orderLine }
-  }
-}
 
 const orders = { onRequest: authenticate }
 

@@ -5,42 +5,11 @@
  * `PORT` and `WMS_DATABASE_URL`; prints `listening` when ready.
  */
 import Fastify from "fastify"
+import { nullable, order } from "./orderSchemas.js"
 import { failureOf, openStore, validateOrder } from "./store.js"
 
 const store = openStore(process.env.WMS_DATABASE_URL)
 
-const nullable = (type) => ({ type: [type, "null"] })
-const line = {
-  type: "object",
-  properties: {
-    order_id: { type: "string" },
-    line: { type: "integer" },
-    sku_id: { type: "string" },
-    qty: { type: "integer" },
-    qty_picked: { type: "integer" },
-    qty_shipped: { type: "integer" }
-  }
-}
-const order = {
-  type: "object",
-  properties: {
-    order_id: { type: "string" },
-    client_id: nullable("string"),
-    order_date: nullable("string"),
-    order_status: { type: "object", properties: { id: { type: "integer" }, description: { type: "string" } } },
-    order_status_description: { type: "string" },
-    customer: {
-      type: ["object", "null"],
-      properties: { id: { type: "integer" }, name: { type: "string" } }
-    },
-    ship_by_date: nullable("string"),
-    carrier: nullable("string"),
-    ship_dock: nullable("string"),
-    creation_datetime: { type: "string" },
-    created_by: { type: "string" },
-    lines: { type: "array", items: line }
-  }
-}
 const message = { type: "object", properties: { message: { type: "string" } } }
 const errors = { 400: message, 404: message, 409: message, 500: message }
 const newOrder = {
