@@ -11,59 +11,19 @@
 import { assert, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { SignJWT } from "jose"
-import { request as httpRequest } from "node:http"
 import { fileURLToPath } from "node:url"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import { type ServerProcess, startProcess } from "../../../testing/processes.js"
+import { type Answer, send as sendRaw, type Sent } from "../../../testing/rawRequest.js"
 import { adminPassword, jwtSecret } from "../../../testing/server.js"
 
 const fairPeer = fileURLToPath(new URL("../../../bench/http/fair.js", import.meta.url))
 const password = "password-of-a-user"
 
-interface Answer {
-  readonly status: number
-  readonly headers: Record<string, string | Array<string> | undefined>
-  readonly text: string
+const send = (server: ServerProcess, sent: Sent) => {
+  const { hostname, port } = new URL(server.url)
+  return Effect.orDie(sendRaw(hostname, port, sent))
 }
-
-interface Sent {
-  readonly method: "GET" | "POST" | "PUT"
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly body?: string
-  /** Sent in pieces, without a declared length. */
-  readonly chunked?: boolean
-}
-
-const send = (server: ServerProcess, sent: Sent) =>
-  Effect.async<Answer, Error>((resume) => {
-    const { hostname, port } = new URL(server.url)
-    const headers = { ...sent.headers }
-    if (sent.body !== undefined && sent.chunked !== true) {
-      headers["content-length"] = String(Buffer.byteLength(sent.body))
-    }
-    const req = httpRequest({ host: hostname, port, method: sent.method, path: sent.path, headers }, (res) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk) => (text += chunk))
-      res.on("end", () => resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, text })))
-    })
-    req.on("error", (error) => resume(Effect.fail(error)))
-    if (sent.body !== undefined && sent.chunked === true) {
-      const body = Buffer.from(sent.body)
-      for (let offset = 0; offset < body.length; offset += 64 * 1024) {
-        req.write(body.subarray(offset, offset + 64 * 1024))
-      }
-    } else if (sent.body !== undefined) req.write(sent.body)
-    req.end()
-    return Effect.sync(() => req.destroy())
-  }).pipe(
-    Effect.timeoutFail({
-      duration: "10 seconds",
-      onTimeout: () => new Error(`${sent.method} ${sent.path}: no answer`)
-    }),
-    Effect.orDie
-  )
 
 /** A JSON request with a bearer token and a `site` header, as a client of the API sends it. */
 const json = (

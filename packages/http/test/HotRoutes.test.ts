@@ -11,49 +11,11 @@ import { assert, layer } from "@effect/vitest"
 import { Server } from "@wms/http"
 import { Context, Effect, Layer } from "effect"
 import * as fc from "fast-check"
-import { request as httpRequest } from "node:http"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { type Answer, send as sendRaw, type Sent } from "../../../testing/rawRequest.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 
-interface Answer {
-  readonly status: number
-  readonly headers: Record<string, string | Array<string> | undefined>
-  readonly text: string
-}
-
-interface Sent {
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly body?: string | Buffer
-  /** Sent in pieces, without a declared length. */
-  readonly chunked?: boolean
-}
-
-const send = (port: number, sent: Sent) =>
-  Effect.async<Answer, Error>((resume) => {
-    const headers = { ...sent.headers }
-    if (sent.body !== undefined && sent.chunked !== true) {
-      headers["content-length"] = String(Buffer.byteLength(sent.body))
-    }
-    const req = httpRequest({ host: "127.0.0.1", port, method: sent.method, path: sent.path, headers }, (res) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk) => (text += chunk))
-      res.on("end", () => resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, text })))
-    })
-    req.on("error", (error) => resume(Effect.fail(error)))
-    if (sent.body !== undefined && sent.chunked === true) {
-      const body = Buffer.from(sent.body)
-      for (let offset = 0; offset < body.length; offset += 64 * 1024) {
-        req.write(body.subarray(offset, offset + 64 * 1024))
-      }
-    } else if (sent.body !== undefined) req.write(sent.body)
-    req.end()
-    return Effect.sync(() => req.destroy())
-  }).pipe(
-    Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error(`${sent.method} ${sent.path}: no answer`) })
-  )
+const send = (port: number, sent: Sent) => sendRaw("127.0.0.1", port, sent)
 
 /** What must match: a record's author and time of creation differ between the two databases. */
 const comparable = (answer: Answer) => {
