@@ -280,9 +280,10 @@ export const apiReference = (intro: string): string => {
       ...(body === undefined ? [] : ["Request body: " + reader.shape(body, "request"), ""]),
       ...successes.flatMap(([status, response]) => {
         const schema = response.content?.["application/json"]?.schema as Node | undefined
+        const located = (response as { readonly headers?: Record<string, unknown> }).headers?.Location !== undefined
         return [
           schema === undefined
-            ? `Success: ${status}, no body.`
+            ? `Success: ${status}, no body${located ? "; `Location` is the new record's path, which `GET` reads" : ""}.`
             : `Success: ${status}. ${reader.shape(schema, "response")}`,
           ""
         ]

@@ -33,6 +33,7 @@ const comparable = (answer: Answer) => {
     contentType: answer.headers["content-type"],
     retryAfter: answer.headers["retry-after"],
     preferenceApplied: answer.headers["preference-applied"],
+    location: answer.headers["location"],
     hasRequestId: typeof answer.headers["x-request-id"] === "string",
     body
   }

@@ -4,6 +4,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Carrier, CarrierInput, CarrierInUse, CarrierNotFound, ListWindow, RecordIdFromPath } from "@wms/core"
 import { Schema } from "effect"
+import { generated } from "./CreatedAt.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -23,6 +24,7 @@ export class CarriersApi extends HttpApiGroup.make("carriers")
     HttpApiEndpoint.post("createCarrier", "/carriers")
       .setPayload(CarrierInput)
       .annotate(ReadOnlyFields, Carrier)
+      .annotateContext(generated("/carriers"))
       .annotate(
         OpenApi.Description,
         "Creates a carrier of the site. `name` is required and not blank; the other fields are optional, and an " +

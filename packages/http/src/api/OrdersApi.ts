@@ -24,6 +24,7 @@ import {
   TextIdFromPath
 } from "@wms/core"
 import { JSONSchema, ParseResult, Schema } from "effect"
+import { given } from "./CreatedAt.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -89,6 +90,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
     HttpApiEndpoint.post("createOrder", "/orders")
       .setPayload(NewOrder)
       .annotate(ReadOnlyFields, Order)
+      .annotateContext(given("/orders", "order_id"))
       .addError(onTheWire(OrderExists))
       .addError(onTheWire(OrderLineExists))
       .addError(onTheWire(OrderLineNumbersExhausted))

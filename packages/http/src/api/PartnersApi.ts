@@ -15,6 +15,7 @@ import {
   type WarehouseError
 } from "@wms/core"
 import { Schema } from "effect"
+import { generated } from "./CreatedAt.js"
 import { type ErrorClass, onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -49,6 +50,7 @@ const partnerGroup = <
       HttpApiEndpoint.post(`create${names.one}` as const, path)
         .setPayload(PartnerInput)
         .annotate(ReadOnlyFields, PartnerDetail)
+        .annotateContext(generated(path))
         .annotate(
           OpenApi.Description,
           `Creates a ${wording.addressType}, owned by the site and client of the \`site\` header. \`name\` is ` +

@@ -20,6 +20,7 @@ import {
   RecordIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
+import { given } from "./CreatedAt.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -60,6 +61,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
     HttpApiEndpoint.post("createPreAdvice", "/preadvices")
       .setPayload(NewPreAdvice)
       .annotate(ReadOnlyFields, preAdviceRecord)
+      .annotateContext(given("/preadvices", "pre_advice_id"))
       .addError(onTheWire(PreAdviceExists))
       .addError(onTheWire(PreAdviceLineExists))
       .addError(onTheWire(PreAdviceLineNumbersExhausted))

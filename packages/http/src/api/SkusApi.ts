@@ -19,6 +19,7 @@ import {
   TextIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
+import { generated, given } from "./CreatedAt.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -53,6 +54,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
     HttpApiEndpoint.post("createSku", "/skus")
       .setPayload(NewSku)
       .annotate(ReadOnlyFields, skuRecord)
+      .annotateContext(given("/skus", "sku_id"))
       .addError(onTheWire(SkuExists))
       .annotate(
         OpenApi.Description,
@@ -105,6 +107,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
     HttpApiEndpoint.post("createSkuGroup", "/skugroups")
       .setPayload(NewSkuGroup)
       .annotate(ReadOnlyFields, SkuGroup)
+      .annotateContext(generated("/skugroups"))
       .annotate(
         OpenApi.Description,
         "Creates a group; its `sku_group_id` is generated: a numeric string (\"1\", \"2\", …) counted per site. " +

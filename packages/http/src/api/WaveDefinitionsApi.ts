@@ -4,6 +4,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListWindow, RecordIdFromPath, WaveDefinition, WaveDefinitionInput, WaveDefinitionNotFound } from "@wms/core"
 import { Schema } from "effect"
+import { generated } from "./CreatedAt.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -32,6 +33,7 @@ export class WaveDefinitionsApi extends HttpApiGroup.make("waveDefinitions")
     HttpApiEndpoint.post("createWaveDefinition", "/wave-definitions")
       .setPayload(WaveDefinitionInput)
       .annotate(ReadOnlyFields, WaveDefinition)
+      .annotateContext(generated("/wave-definitions"))
       .annotate(OpenApi.Description, `Creates a wave definition of the site: 204. ${body}`)
   )
   .add(

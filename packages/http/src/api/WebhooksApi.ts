@@ -4,6 +4,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Delivery, ListWindow, RecordIdFromPath, Webhook, WebhookInput, WebhookNotFound } from "@wms/core"
 import { Schema } from "effect"
+import { generated } from "./CreatedAt.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
 import { ReadOnlyFields } from "./UnknownFields.js"
@@ -32,6 +33,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("createWebhook", "/webhooks")
       .setPayload(WebhookInput)
       .annotate(ReadOnlyFields, Webhook)
+      .annotateContext(generated("/webhooks"))
       .annotate(
         OpenApi.Description,
         `Registers a webhook of the scope: 204. It receives the events committed from now on. ${fields}`

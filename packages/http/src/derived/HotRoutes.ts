@@ -11,10 +11,11 @@
  */
 import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpMethod } from "@effect/platform"
 import { type Actor, Administration, InvalidInput } from "@wms/core"
-import { Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
+import { Context, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "../AccessLog.js"
 import { WarehouseApi } from "../Api.js"
+import { CreatedAt, type Location } from "../api/CreatedAt.js"
 import { PayloadTooLarge } from "../api/Errors.js"
 import { SentAsBuilt } from "../api/OrdersApi.js"
 import { Authorization } from "../api/Security.js"
@@ -123,10 +124,11 @@ const strictly = (unknownField: UnknownField, response: ServerResponse, body: un
 const send = (
   response: ServerResponse,
   requestId: string,
-  answer: FailureAnswer | { status: number; body?: unknown }
+  answer: FailureAnswer | { status: number; body?: unknown; location?: string | undefined }
 ) => {
   if (answer.body === undefined) {
-    response.writeHead(answer.status, { "x-request-id": requestId })
+    const location = "location" in answer && answer.location !== undefined ? { location: answer.location } : undefined
+    response.writeHead(answer.status, { ...location, "x-request-id": requestId })
     response.end()
     return
   }
@@ -143,10 +145,11 @@ const send = (
 /** What the front does not need to parse. */
 const noParams: Record<string, string> = {}
 
-/** How an endpoint answers: its declared success status, with a body or without. */
+/** How an endpoint answers: its declared success status, with a body or without, and a create's `Location`. */
 interface Success {
   readonly status: number
   readonly hasBody: boolean
+  readonly createdAt: Option.Option<Location>
 }
 
 /**
@@ -205,11 +208,15 @@ export const make = (options: AccessLogOptions) =>
                 )
               }
               // What the endpoint's own schemas decoded is what its entry takes.
-              return Effect.flatMap(steps, (decoded) => entry(caller, decoded as never))
+              // The input is kept for a create's `Location`.
+              return Effect.flatMap(steps, (decoded) =>
+                Effect.map(
+                  Effect.flatMap(entry(caller, decoded as never), encodeSuccess),
+                  (result) => ({ input: decoded, result })
+                ))
             }),
-            Effect.flatMap(encodeSuccess),
             Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
-          ) as Effect.Effect<unknown, unknown>
+          ) as Effect.Effect<{ readonly input: Input; readonly result: unknown }, unknown>
     }
     const runCallback = Runtime.runCallback(runtime)
 
@@ -217,14 +224,19 @@ export const make = (options: AccessLogOptions) =>
       request: IncomingMessage,
       response: ServerResponse,
       success: Success,
-      program: Effect.Effect<unknown, unknown>
+      program: Effect.Effect<{ readonly input: Input; readonly result: unknown }, unknown>
     ) => {
       const started = performance.now()
       const requestId = requestIdOf(request.headers["x-request-id"] as string | undefined)
       const { method, url } = request as { method: string; url: string }
-      const finish = (exit: Exit.Exit<unknown, unknown>) => {
+      const finish = (exit: Exit.Exit<{ readonly input: Input; readonly result: unknown }, unknown>) => {
         if (Exit.isSuccess(exit)) {
-          send(response, requestId, { status: success.status, body: success.hasBody ? exit.value : undefined })
+          const { input, result } = exit.value
+          send(response, requestId, {
+            status: success.status,
+            body: success.hasBody ? result : undefined,
+            location: Option.isSome(success.createdAt) ? success.createdAt.value(input as never, result) : undefined
+          })
           return recordRequest(options, { method, url, requestId, started }, response.statusCode)
         }
         const failure = answerTo(exit.cause, method, url)
@@ -302,7 +314,11 @@ export const make = (options: AccessLogOptions) =>
           method: endpoint.method,
           path: param === undefined ? path! : `${path}/`,
           param,
-          serve: serve(endpoint, { status, hasBody: Option.isSome(ast) })
+          serve: serve(endpoint, {
+            status,
+            hasBody: Option.isSome(ast),
+            createdAt: Context.getOption(endpoint.annotations, CreatedAt)
+          })
         })
       }
     })

@@ -9,10 +9,17 @@
  * An entry's first argument would be a lie for them, and the facade, which trusts its caller,
  * offers neither.
  */
-import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup } from "@effect/platform"
+import {
+  type HttpApi,
+  HttpApiBuilder,
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpServerResponse
+} from "@effect/platform"
 import type { Actor } from "@wms/core"
-import { Effect, type Layer, type Scope, type Types } from "effect"
+import { Context, Effect, type Layer, Option, type Scope, type Types } from "effect"
 import { WarehouseApi } from "../Api.js"
+import { CreatedAt } from "../api/CreatedAt.js"
 import { CurrentActor } from "../api/Security.js"
 
 type Groups = typeof WarehouseApi extends HttpApi.HttpApi<string, infer G, infer _E, infer _R> ? G : never
@@ -72,7 +79,8 @@ type Entries = Record<string, (actor: Actor, input: never) => Effect.Effect<unkn
 
 /**
  * The `HttpApi` handlers of group `G` from its table: each entry is called with the caller the
- * group's security middleware provides (`CurrentActor`).
+ * group's security middleware provides (`CurrentActor`). A create (`CreatedAt`) answers its 204
+ * with the new record's `Location`.
  */
 export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
   group: G,
@@ -91,6 +99,18 @@ export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
       Effect.map(make, (table: Entries) =>
         Object.keys(WarehouseApi.groups[group].endpoints).reduce((built, name) => {
           const entry = table[name]!
-          return built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
+          const endpoints: Record<string, { readonly annotations: Context.Context<never> }> =
+            WarehouseApi.groups[group].endpoints
+          const createdAt = Context.getOption(endpoints[name]!.annotations, CreatedAt)
+          if (Option.isNone(createdAt)) {
+            return built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
+          }
+          const locate = createdAt.value
+          return built.handle(name, (input) =>
+            Effect.flatMap(CurrentActor, (actor) =>
+              Effect.map(
+                entry(actor, input),
+                (created) => HttpServerResponse.empty({ status: 204, headers: { location: locate(input, created) } })
+              )))
         }, handlers as unknown as Handlers)) as never
   ) as never
