@@ -65,7 +65,7 @@ const declaration = HttpApi.make("warehouse")
 const documentOperationsOf = documentOperations(declaration)
 
 export class WarehouseApi extends declaration
-  .annotate(OpenApi.License, { name: "MIT" })
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
   .annotate(OpenApi.Servers, [{ url: "/", description: "The server that serves this document" }])
   .annotate(OpenApi.Transform, (spec) => documentOperationsOf(documentBodies(spec)))
 {}
