@@ -8,6 +8,7 @@ import { AuthApi } from "./api/AuthApi.js"
 import { CarriersApi } from "./api/CarriersApi.js"
 import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
 import { InventoryApi } from "./api/InventoryApi.js"
+import { documentOperations } from "./api/Operations.js"
 import { OrdersApi } from "./api/OrdersApi.js"
 import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
 import { PickingApi } from "./api/PickingApi.js"
@@ -20,7 +21,7 @@ import { WaveDefinitionsApi } from "./api/WaveDefinitionsApi.js"
 import { WavesApi } from "./api/WavesApi.js"
 import { WebhooksApi } from "./api/WebhooksApi.js"
 
-export class WarehouseApi extends HttpApi.make("warehouse")
+const declaration = HttpApi.make("warehouse")
   .add(SystemApi)
   .add(AuthApi)
   .add(AdminApi)
@@ -60,5 +61,11 @@ export class WarehouseApi extends HttpApi.make("warehouse")
       "ASCII characters but `\"` and `\\`): a retry with the same key and the same request within 24 hours gets the " +
       "first answer, with `Idempotent-Replayed: true`, and runs nothing; the key with another request is a 409."
   )
-  .annotate(OpenApi.Transform, documentBodies)
+
+const documentOperationsOf = documentOperations(declaration)
+
+export class WarehouseApi extends declaration
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The server that serves this document" }])
+  .annotate(OpenApi.Transform, (spec) => documentOperationsOf(documentBodies(spec)))
 {}

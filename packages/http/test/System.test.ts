@@ -104,6 +104,34 @@ for (const [label, server] of servers) {
         assert.include(JSON.stringify(spec.paths["/orders/{id}"].get.responses), "\"additionalProperties\":false")
       }))
 
+    it.effect("the document's site scheme is on exactly the operations that refuse a request without the header", () =>
+      Effect.gen(function*() {
+        const spec = JSON.parse((yield* get("/openapi.json")).text) as {
+          readonly paths: Record<string, Record<string, { readonly security: Array<Record<string, unknown>> }>>
+        }
+        const token = yield* login
+        const server = yield* HttpServer.HttpServer
+        if (server.address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+        const origin = `http://127.0.0.1:${server.address.port}`
+        const secured = Object.entries(spec.paths).flatMap(([path, operations]) =>
+          Object.entries(operations).filter(([, operation]) => operation.security.length > 0)
+            .map(([method, operation]) => ({ method, path, declaresSite: "site" in operation.security[0] }))
+        )
+        assert.isAtLeast(secured.filter((operation) => operation.declaresSite).length, 80)
+        for (const { declaresSite, method, path } of secured) {
+          // The site check comes before the body and the record, so nothing is written.
+          const answer = yield* Effect.promise(async () => {
+            const response = await fetch(`${origin}${path.replace(/\{[^}]+\}/g, "1")}`, {
+              method: method.toUpperCase(),
+              headers: { authorization: `Bearer ${token}` }
+            })
+            return { status: response.status, text: await response.text() }
+          })
+          const refused = answer.status === 403 && answer.text.includes("Missing header site")
+          assert.strictEqual(refused, declaresSite, `${method.toUpperCase()} ${path}: ${answer.status} ${answer.text}`)
+        }
+      }))
+
     it.effect("GET /docs renders the API in a page that loads nothing from another host", () =>
       Effect.gen(function*() {
         const response = yield* get("/docs", { accept: "text/html" })

@@ -40,6 +40,7 @@ const TooManyLoginsError = Schema.transform(MessageResult, Schema.typeSchema(Too
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("login", "/login")
+      .annotate(OpenApi.Summary, "Log in")
       .setPayload(LoginRequest)
       .addSuccess(LoginResult)
       .addError(TooManyLoginsError)
@@ -72,4 +73,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
       )
   )
   .annotate(OpenApi.Title, "Authentication")
+  .annotate(
+    OpenApi.Description,
+    "Tokens: POST /login gives one; the other operations need the token but no `site` header."
+  )
 {}

@@ -70,6 +70,7 @@ const id = HttpApiSchema.param("id", RecordIdFromPath)
 export class InventoryApi extends HttpApiGroup.make("inventory")
   .add(
     HttpApiEndpoint.get("overview", "/inventory/overview")
+      .annotate(OpenApi.Summary, "List stock contents")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(OverviewRecord))
       .annotate(
@@ -79,6 +80,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .add(
     HttpApiEndpoint.get("content")`/inventory/overview/${id}`
+      .annotate(OpenApi.Summary, "Get stock content")
       .addSuccess(OverviewRecord)
       .addError(onTheWire(ContentNotFound))
       .annotate(
@@ -88,6 +90,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .add(
     HttpApiEndpoint.get("transactions", "/inventory/transactions")
+      .annotate(OpenApi.Summary, "List inventory transactions")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(TransactionRecord))
       .annotate(
@@ -99,6 +102,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .add(
     HttpApiEndpoint.get("transaction")`/inventory/transactions/${id}`
+      .annotate(OpenApi.Summary, "Get inventory transaction")
       .addSuccess(TransactionRecord)
       .addError(onTheWire(TransactionNotFound))
       .annotate(OpenApi.Description, "404 `Inventory transaction with transactionId <id> not found`.")
@@ -120,6 +124,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .add(
     HttpApiEndpoint.post("adjust", "/inventory/adjustments")
+      .annotate(OpenApi.Summary, "Adjust stock")
       .setPayload(AdjustmentRequest)
       .addError(onTheWire(ContentNotFound))
       .addError(onTheWire(ContentFull))
@@ -138,4 +143,5 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Inventory")
+  .annotate(OpenApi.Description, "Stock contents, the transaction ledger, lost and found, and stock adjustments.")
 {}

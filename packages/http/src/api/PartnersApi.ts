@@ -97,10 +97,14 @@ export class CustomersApi extends partnerGroup("customers", { one: "Customer", m
   title: "Customer",
   usedBy: "orders",
   addressType: "customer"
-}, { notFound: CustomerNotFound, inUse: CustomerInUse }).annotate(OpenApi.Title, "Customers") {}
+}, { notFound: CustomerNotFound, inUse: CustomerInUse }).annotate(OpenApi.Title, "Customers")
+  .annotate(OpenApi.Description, "The customers orders ship to, owned by a site and client.")
+{}
 
 export class SuppliersApi extends partnerGroup("suppliers", { one: "Supplier", many: "Suppliers" }, {
   title: "Supplier",
   usedBy: "pre-advices",
   addressType: "supplier"
-}, { notFound: SupplierNotFound, inUse: SupplierInUse }).annotate(OpenApi.Title, "Suppliers") {}
+}, { notFound: SupplierNotFound, inUse: SupplierInUse }).annotate(OpenApi.Title, "Suppliers")
+  .annotate(OpenApi.Description, "The suppliers pre-advices come from, owned by a site and client.")
+{}

@@ -22,6 +22,7 @@ import { Task } from "./WavesApi.js"
 export class PickingApi extends HttpApiGroup.make("picking")
   .add(
     HttpApiEndpoint.get("tasks", "/tasks")
+      .annotate(OpenApi.Summary, "List pick tasks")
       .setUrlParams(TaskQuery)
       .addSuccess(Schema.Array(Task))
       .annotate(
@@ -33,6 +34,7 @@ export class PickingApi extends HttpApiGroup.make("picking")
   )
   .add(
     HttpApiEndpoint.post("confirm")`/tasks/${HttpApiSchema.param("id", RecordIdFromPath)}/confirm`
+      .annotate(OpenApi.Summary, "Confirm pick task")
       // An empty body confirms the whole quantity, like `{}`.
       .setPayload(Schema.NullOr(ConfirmTaskRequest))
       .addError(onTheWire(TaskNotFound))
@@ -56,6 +58,7 @@ export class PickingApi extends HttpApiGroup.make("picking")
   )
   .add(
     HttpApiEndpoint.post("ship")`/orders/${HttpApiSchema.param("id", OrderIdFromPath)}/ship`
+      .annotate(OpenApi.Summary, "Ship order")
       .addError(onTheWire(OrderNotFound))
       .addError(onTheWire(OrderShipped))
       .addError(onTheWire(OrderTasksOpen))
@@ -72,4 +75,5 @@ export class PickingApi extends HttpApiGroup.make("picking")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Picking and shipping")
+  .annotate(OpenApi.Description, "Open pick tasks, confirming picks, and shipping picked orders.")
 {}

@@ -10,6 +10,7 @@ import { Authorization } from "./Security.js"
 export class ReceivingApi extends HttpApiGroup.make("receiving")
   .add(
     HttpApiEndpoint.post("receive")`/preadvices/${HttpApiSchema.param("id", PreAdviceIdFromPath)}/receive`
+      .annotate(OpenApi.Summary, "Receive pre-advice")
       // An empty body receives everything, like `{}`.
       .setPayload(Schema.NullOr(ReceiptRequest))
       .addError(onTheWire(PreAdviceNotFound))
@@ -26,4 +27,5 @@ export class ReceivingApi extends HttpApiGroup.make("receiving")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Receiving")
+  .annotate(OpenApi.Description, "Receiving the goods of a pre-advice into stock.")
 {}

@@ -17,7 +17,7 @@ export class CurrentPrincipal extends Context.Tag("@wms/http/CurrentPrincipal")<
 export const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,
-    "A token from POST /login: `Authorization: Bearer <token>`. Requests also carry `site: <site_id or client_id>`."
+    "A token from POST /login: `Authorization: Bearer <token>`. Operations that also need `site: <site_id or client_id>` list the `site` scheme."
   )
 )
 

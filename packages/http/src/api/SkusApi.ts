@@ -146,6 +146,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "SKU groups")
+  .annotate(OpenApi.Description, "Groups of SKUs, owned by a client.")
 {}
 
 export class PickMethodsApi extends HttpApiGroup.make("pickmethods")
@@ -161,4 +162,5 @@ export class PickMethodsApi extends HttpApiGroup.make("pickmethods")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Pick methods")
+  .annotate(OpenApi.Description, "The fixed pick methods a SKU takes.")
 {}

@@ -8,6 +8,7 @@ import { Unavailable } from "./Errors.js"
 export class SystemApi extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("health", "/health")
+      .annotate(OpenApi.Summary, "Liveness")
       .addSuccess(Schema.Struct({ status: Schema.Literal("ok") }))
       .addError(Unavailable)
       .annotate(
@@ -18,6 +19,7 @@ export class SystemApi extends HttpApiGroup.make("system")
   )
   .add(
     HttpApiEndpoint.get("ready", "/ready")
+      .annotate(OpenApi.Summary, "Readiness")
       .addSuccess(Schema.Struct({ status: Schema.Literal("ready") }))
       .addError(Unavailable)
       .annotate(
@@ -28,4 +30,5 @@ export class SystemApi extends HttpApiGroup.make("system")
       )
   )
   .annotate(OpenApi.Title, "System")
+  .annotate(OpenApi.Description, "Liveness and readiness, without a token.")
 {}

@@ -89,6 +89,7 @@ const id = HttpApiSchema.param("id", RecordIdFromPath)
 export class WavesApi extends HttpApiGroup.make("waves")
   .add(
     HttpApiEndpoint.post("create", "/waves/create")
+      .annotate(OpenApi.Summary, "Create wave")
       .setPayload(CreateWaveRequest)
       .addSuccess(Schema.Struct({ message: Schema.String, wave_id: Schema.Number }))
       .addError(onTheWire(WaveDefinitionNotFound))
@@ -102,6 +103,7 @@ export class WavesApi extends HttpApiGroup.make("waves")
   )
   .add(
     HttpApiEndpoint.post("start", "/waves/start")
+      .annotate(OpenApi.Summary, "Start wave")
       .setPayload(StartWaveRequest)
       .addSuccess(Schema.Struct({ message: Schema.String }))
       .addError(onTheWire(WaveNotFound))
@@ -117,15 +119,20 @@ export class WavesApi extends HttpApiGroup.make("waves")
           "`Wave met id <id> niet gevonden`."
       )
   )
-  .add(HttpApiEndpoint.get("list", "/waves").setUrlParams(ListWindow).addSuccess(Schema.Array(WaveRecord)))
+  .add(
+    HttpApiEndpoint.get("list", "/waves").setUrlParams(ListWindow).addSuccess(Schema.Array(WaveRecord))
+      .annotate(OpenApi.Summary, "List waves")
+  )
   .add(
     HttpApiEndpoint.get("get")`/waves/${id}`
+      .annotate(OpenApi.Summary, "Get wave")
       .addSuccess(WaveDetail)
       .addError(onTheWire(WaveNotFound))
       .annotate(OpenApi.Description, "The wave with order_count, qty_ordered, qty_allocated and qty_short.")
   )
   .add(
     HttpApiEndpoint.del("remove")`/waves/${id}`
+      .annotate(OpenApi.Summary, "Delete wave")
       .addError(onTheWire(WaveNotFound))
       .addError(onTheWire(WavePickingStarted))
       .annotate(
@@ -136,12 +143,14 @@ export class WavesApi extends HttpApiGroup.make("waves")
   )
   .add(
     HttpApiEndpoint.get("orders")`/waves/${id}/orders`
+      .annotate(OpenApi.Summary, "List wave orders")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(WaveOrder))
       .addError(onTheWire(WaveNotFound))
   )
   .add(
     HttpApiEndpoint.get("claimsets")`/waves/${id}/claimsets`
+      .annotate(OpenApi.Summary, "List wave claimsets")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Claimset))
       .addError(onTheWire(WaveNotFound))
@@ -153,12 +162,14 @@ export class WavesApi extends HttpApiGroup.make("waves")
   )
   .add(
     HttpApiEndpoint.get("claims")`/waves/${id}/claims`
+      .annotate(OpenApi.Summary, "List wave claims")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Claim))
       .addError(onTheWire(WaveNotFound))
   )
   .add(
     HttpApiEndpoint.get("tasks")`/waves/${id}/tasks`
+      .annotate(OpenApi.Summary, "List wave tasks")
       .setUrlParams(ListWindow)
       .addSuccess(Schema.Array(Task))
       .addError(onTheWire(WaveNotFound))
@@ -166,4 +177,8 @@ export class WavesApi extends HttpApiGroup.make("waves")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Waves")
+  .annotate(
+    OpenApi.Description,
+    "Waves of orders: created from a definition, started (allocated), and their claims and tasks."
+  )
 {}

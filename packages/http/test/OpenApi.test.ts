@@ -1,0 +1,65 @@
+import { OpenApi } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
+import { WarehouseApi } from "../src/Api.js"
+
+interface Operation {
+  readonly operationId: string
+  readonly summary?: string
+  readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
+  readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
+}
+
+const spec = OpenApi.fromApi(WarehouseApi) as unknown as {
+  readonly info: { readonly license?: { readonly name: string } }
+  readonly servers?: ReadonlyArray<{ readonly url: string }>
+  readonly tags: ReadonlyArray<{ readonly name: string; readonly description?: string }>
+  readonly components: { readonly securitySchemes: Record<string, Record<string, string>> }
+  readonly paths: Record<string, Record<string, Operation>>
+}
+
+const operations = Object.entries(spec.paths).flatMap(([path, byMethod]) =>
+  Object.entries(byMethod).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation }))
+)
+
+/** What a caller sends besides the body: nothing, the token only, or the token and the `site` header. */
+const withoutToken = ["GET /health", "GET /ready", "POST /login"]
+const tokenOnly = ["GET /verifytoken", "POST /users/me/password"]
+
+describe("the OpenAPI document", () => {
+  it("declares the site header as a security scheme beside the bearer token", () => {
+    assert.deepStrictEqual(spec.components.securitySchemes.site, {
+      ...spec.components.securitySchemes.site,
+      type: "apiKey",
+      in: "header",
+      name: "site"
+    })
+    assert.strictEqual(operations.length, 89)
+    for (const { operation, route } of operations) {
+      const expected = withoutToken.includes(route) ? [] : tokenOnly.includes(route)
+        ? [{ bearer: [] }]
+        : [{ bearer: [], site: [] }]
+      assert.deepStrictEqual(operation.security, expected, route)
+    }
+  })
+
+  it("gives every operation a summary", () => {
+    for (const { operation, route } of operations) {
+      assert.match(operation.summary ?? "", /^[A-Z][^.]{2,40}$/, route)
+    }
+  })
+
+  it("declares the Idempotency-Key header on every POST but /login", () => {
+    for (const { operation, route } of operations) {
+      const declared = operation.parameters?.some((parameter) =>
+        parameter.name === "Idempotency-Key" && parameter.in === "header"
+      ) ?? false
+      assert.strictEqual(declared, route.startsWith("POST ") && route !== "POST /login", route)
+    }
+  })
+
+  it("has servers, a license and a description of every tag", () => {
+    assert.deepStrictEqual(spec.servers?.map((server) => server.url), ["/"])
+    assert.strictEqual(spec.info.license?.name, "MIT")
+    for (const tag of spec.tags) assert.isString(tag.description, tag.name)
+  })
+})
