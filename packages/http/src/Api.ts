@@ -46,8 +46,9 @@ const declaration = HttpApi.make("warehouse")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
     OpenApi.Description,
-    "Every request but /login, /health, /openapi.json and /docs carries `Authorization: Bearer <token>` and " +
-      "`site: <site_id or client_id>`. Errors are `{message}`. Numeric ids and quantities are 32-bit integers, in " +
+    "Every request carries `Authorization: Bearer <token>` and `site: <site_id or client_id>`, but /login, " +
+      "/health, /ready, /openapi.json and /docs (neither) and /verifytoken and POST /users/me/password (the token " +
+      "only). Errors are `{message}`. Numeric ids and quantities are 32-bit integers, in " +
       "paths, queries and bodies alike (`2147483648` as an id: 400 `Invalid field <name>: must be an integer id`); " +
       "totals such as a wave's `qty_ordered` are 64-bit. Text with U+0000 is refused in every field (400 `Invalid " +
       "field <path>: must not contain NUL characters`), and so is a body nested more than 32 levels deep (400); a " +
