@@ -16,7 +16,7 @@ import {
   type LostAndFoundItem
 } from "./InventoryRepository.js"
 import * as Ledger from "./Ledger.js"
-import { adjust, type TransactionType } from "./Stock.js"
+import { adjust } from "./Stock.js"
 
 /** A record of `GET /inventory/overview` (§2.5). */
 export interface OverviewRecord {
@@ -33,22 +33,9 @@ export interface OverviewRecord {
   readonly created_datetime: string
 }
 
-/** A record of `GET /inventory/transactions` (§2.5). */
-export interface TransactionRecord {
-  readonly id: number
+/** A record of `GET /inventory/transactions` (§2.5): a ledger entry, its time shown in the service's zone. */
+export interface TransactionRecord extends Omit<Ledger.LedgerEntry, "site_id" | "created_at"> {
   readonly dstamp: string
-  readonly transaction_type: TransactionType
-  readonly content_id: number
-  readonly from_loc_id: string
-  readonly to_loc_id: string
-  readonly final_loc_id: string
-  readonly sku_id: string
-  readonly qty: number
-  readonly tag_id: string
-  readonly order_id: string | null
-  readonly line_id: number | null
-  readonly notes: string | null
-  readonly client_id: string | null
 }
 
 /** A record of `GET /inventory/lostandfound` (DECISIONS §5). */
