@@ -9,6 +9,7 @@
  */
 import Database from "better-sqlite3"
 import pg from "pg"
+import { statusDescriptions } from "./store.js"
 
 /** A failure answered with its status and `{message}`. */
 export class Failure extends Error {
@@ -20,18 +21,6 @@ export class Failure extends Error {
 
 export const invalidField = (field, message) => new Failure(400, `Invalid field ${field}: ${message}`)
 
-const statusDescriptions = {
-  1: "Open",
-  2: "In Receipt",
-  3: "Received",
-  14: "Released",
-  15: "Allocated",
-  16: "Partially Allocated",
-  17: "In Progress",
-  18: "Picked",
-  19: "Shipped",
-  20: "Complete"
-}
 const released = 14
 const maxLineNumber = 2147483647
 

@@ -7,7 +7,8 @@
 import Database from "better-sqlite3"
 import pg from "pg"
 
-const descriptions = {
+/** The status table of the engine (`Status.ts`), by id. */
+export const statusDescriptions = {
   1: "Open",
   2: "In Receipt",
   3: "Received",
@@ -37,7 +38,7 @@ const dateTime = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`
 
 /** A row of `orderSelect` as the API's order. */
 export const toOrder = (row) => {
-  const description = descriptions[row.status_id]
+  const description = statusDescriptions[row.status_id]
   return {
     order_id: row.order_id,
     client_id: row.client_id,
