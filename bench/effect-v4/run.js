@@ -32,11 +32,14 @@ if (!existsSync(join(v4, "node_modules", "effect"))) {
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: v4, stdio: "inherit" })
 }
 const node22 = join(v4, "node_modules", ".bin", "node")
-const node20 = process.execPath
+// The effect 3 side runs on the Node of the npm script (the one the root package.json pins).
+const node3 = process.execPath
+const version22 = execFileSync(node22, ["--version"]).toString().trim()
+const versionOf = (node) => (node === node22 ? version22 : process.version)
 
 const servers = [
-  { name: "bare node:http", node: node20, file: join(here, "bare.js") },
-  { name: "effect 3.22 HttpApi", node: node20, file: join(here, "v3.js") },
+  { name: "bare node:http", node: node3, file: join(here, "bare.js") },
+  { name: "effect 3.22 HttpApi", node: node3, file: join(here, "v3.js") },
   { name: "bare node:http", node: node22, file: join(here, "bare.js") },
   { name: "effect 4.1 HttpApi", node: node22, file: join(v4, "server.js") }
 ]
@@ -83,16 +86,16 @@ const measure = async (server, route) => {
 }
 
 const rows = []
-const results = { machine: machine(), nodes: { node20: process.version, node22: execFileSync(node22, ["--version"]).toString().trim() }, routes: {} }
+const results = { machine: machine(), nodes: { effect3: process.version, effect4: version22 }, routes: {} }
 for (const route of routes) {
   const measured = []
   for (const server of servers) measured.push({ server, ...(await measure(server, route)) })
-  results.routes[route.name] = measured.map(({ server, ...m }) => ({ server: server.name, node: server.node === node22 ? "22" : "20", ...m }))
+  results.routes[route.name] = measured.map(({ server, ...m }) => ({ server: server.name, node: versionOf(server.node), ...m }))
   for (const [i, m] of measured.entries()) {
     const bare = measured[i % 2 === 0 ? i : i - 1]
     rows.push([
       route.name,
-      `${m.server.name} (Node ${m.server.node === node22 ? 22 : 20})`,
+      `${m.server.name} (Node ${versionOf(m.server.node)})`,
       Math.round(m.reqPerSec),
       m.cpuUsPerRequest.toFixed(0),
       i % 2 === 0 ? "" : `+${(m.cpuUsPerRequest - bare.cpuUsPerRequest).toFixed(0)}`,
