@@ -21,6 +21,8 @@ export * from "./admin/Ownership.js"
 export * from "./admin/PasswordHasher.js"
 export * from "./admin/SettingRepository.js"
 export * from "./admin/SiteRepository.js"
+export * from "./admin/SiteSettings.js"
+export * from "./admin/SiteSettingsRepository.js"
 export * from "./admin/User.js"
 export * from "./admin/UserRepository.js"
 
@@ -55,6 +57,14 @@ export * from "./stock/InventoryRepository.js"
 export * as Ledger from "./stock/Ledger.js"
 export type { LedgerEntry, NewLedgerEntry } from "./stock/Ledger.js"
 export * as Stock from "./stock/Stock.js"
+
+export * from "./locations/Errors.js"
+export * from "./locations/Location.js"
+export * from "./locations/LocationRepository.js"
+
+export * from "./movement/Errors.js"
+export * from "./movement/MovementTask.js"
+export * from "./movement/MovementTaskRepository.js"
 
 export * from "./receiving/Errors.js"
 export * from "./receiving/PreAdvice.js"

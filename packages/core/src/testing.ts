@@ -211,6 +211,8 @@ export interface ContentView {
 /** A ledger transaction as `GET /inventory/transactions` shows it. */
 export interface TransactionView {
   readonly content_id: number
+  /** The source of a movement (Putaway, Move, Replenish); absent or null on the other types. */
+  readonly from_content_id?: number | null
   readonly transaction_type: TransactionType
   readonly qty: number
 }

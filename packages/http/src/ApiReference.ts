@@ -39,7 +39,8 @@ const statusUse: Record<StatusId, string> = {
   17: "order, wave (picking started)",
   18: "order (all its tasks done)",
   19: "order",
-  20: "wave (all its tasks done)"
+  20: "wave (all its tasks done), movement task (confirmed)",
+  21: "movement task (cancelled)"
 }
 
 const methods = ["get", "post", "put", "delete", "patch"] as const

@@ -371,6 +371,59 @@ const idempotencyKeys = Effect.gen(function*() {
   yield* sql`CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`
 })
 
+// The warehouse cycle: the location master, movement tasks and the settings of sites. A movement
+// transaction names the content it takes stock from (`from_content_id`); a correction its reason.
+// An open task is found by its source content (the stock rule's sum), by its destination (the
+// capacity of a location) and by its source location (a location that holds open tasks).
+const warehouseCycle = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  const real = double(sql)
+  yield* sql`CREATE TABLE locations (
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    loc_id TEXT NOT NULL,
+    description TEXT,
+    loc_type TEXT NOT NULL
+      CHECK (loc_type IN ('Receiving', 'Storage', 'PickFace', 'Staging', 'Dock', 'LostAndFound')),
+    zone TEXT,
+    sequence INTEGER NOT NULL,
+    max_tags INTEGER,
+    max_weight ${real},
+    max_volume ${real},
+    status TEXT NOT NULL CHECK (status IN ('Active', 'Blocked In', 'Blocked Out', 'Blocked', 'Counting')),
+    client_id TEXT REFERENCES clients (client_id),
+    PRIMARY KEY (site_id, loc_id)
+  )`
+  yield* sql`CREATE TABLE movement_tasks (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    task_type TEXT NOT NULL CHECK (task_type IN ('Putaway', 'Move', 'Replenish')),
+    status_id INTEGER NOT NULL CHECK (status_id IN (1, 20, 21)),
+    content_id INTEGER NOT NULL REFERENCES contents (content_id),
+    sku_id TEXT NOT NULL,
+    tag_id TEXT NOT NULL,
+    qty INTEGER NOT NULL CHECK (qty >= 1),
+    from_loc_id TEXT NOT NULL,
+    to_loc_id TEXT NOT NULL,
+    final_loc_id TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    reason TEXT,
+    created_at TEXT NOT NULL
+  )`
+  yield* sql`CREATE INDEX movement_tasks_list ON movement_tasks (site_id, status_id, id)`
+  yield* sql`CREATE INDEX movement_tasks_content ON movement_tasks (content_id, status_id)`
+  yield* sql`CREATE INDEX movement_tasks_to ON movement_tasks (site_id, to_loc_id, status_id)`
+  yield* sql`CREATE INDEX movement_tasks_from ON movement_tasks (site_id, from_loc_id, status_id)`
+  yield* sql`CREATE INDEX contents_location ON contents (site_id, loc_id)`
+  yield* sql`CREATE TABLE site_settings (
+    site_id TEXT PRIMARY KEY REFERENCES sites (site_id),
+    putaway_on_receipt INTEGER NOT NULL CHECK (putaway_on_receipt IN (0, 1))
+  )`
+  yield* sql`ALTER TABLE inventory_transactions ADD COLUMN from_content_id INTEGER REFERENCES contents (content_id)`
+  yield* sql`ALTER TABLE inventory_transactions ADD COLUMN reason_code TEXT`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -381,5 +434,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0040_picking": picking,
   "0060_webhooks": webhooks,
   "0070_user_sessions": userSessions,
-  "0080_idempotency_keys": idempotencyKeys
+  "0080_idempotency_keys": idempotencyKeys,
+  "0090_warehouse_cycle": warehouseCycle
 }

@@ -31,7 +31,9 @@ const transactions: BulkInsert = {
     "tag_id",
     "order_id",
     "line_id",
-    "notes"
+    "notes",
+    "from_content_id",
+    "reason_code"
   ]
 }
 
@@ -89,7 +91,9 @@ export const layer = Layer.effect(
             entry.tag_id,
             entry.order_id,
             entry.line_id,
-            entry.notes
+            entry.notes,
+            entry.from_content_id,
+            entry.reason_code
           ))),
       changeAllocation: (changes) =>
         query(Effect.forEach(

@@ -11,7 +11,8 @@ export const Status = {
   InProgress: 17,
   Picked: 18,
   Shipped: 19,
-  Complete: 20
+  Complete: 20,
+  Cancelled: 21
 } as const
 export type StatusId = typeof Status[keyof typeof Status]
 
@@ -25,7 +26,8 @@ const descriptions: Record<StatusId, string> = {
   17: "In Progress",
   18: "Picked",
   19: "Shipped",
-  20: "Complete"
+  20: "Complete",
+  21: "Cancelled"
 }
 
 /** The description of a status id, e.g. `Released` for 14. */

@@ -124,7 +124,9 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       order_id: entry.order_id,
       line_id: entry.line_id,
       notes: entry.notes,
-      client_id: entry.client_id
+      client_id: entry.client_id,
+      from_content_id: entry.from_content_id,
+      reason_code: entry.reason_code
     })
 
     const toLostAndFound = (item: LostAndFoundItem & { readonly description: string | null }): LostAndFoundRecord => ({

@@ -21,6 +21,10 @@ export interface LedgerEntry extends Owner {
   readonly order_id: string | null
   readonly line_id: number | null
   readonly notes: string | null
+  /** The content a Putaway, Move or Replenish takes its stock from (`content_id` receives it); null on the other types. */
+  readonly from_content_id: number | null
+  /** Why stock was corrected, from a fixed list; null where no reason is given. */
+  readonly reason_code: string | null
 }
 
 /** A transaction to append; the store gives it its id. */
@@ -46,6 +50,9 @@ export interface Movement {
   readonly order_id?: string
   /** The line it serves: of the order, or of the pre-advice a receipt receives; none when absent. */
   readonly line_id?: number
+  /** The content the stock leaves, for a movement to another content; none when absent. */
+  readonly from_content_id?: number
+  readonly reason_code?: string
   readonly notes: string | null
   /** UTC ISO instant. */
   readonly created_at: string
@@ -66,5 +73,7 @@ export const entry = (type: TransactionType, stock: StockRef, movement: Movement
   tag_id: stock.tag_id,
   order_id: movement.order_id ?? null,
   line_id: movement.line_id ?? null,
-  notes: movement.notes
+  notes: movement.notes,
+  from_content_id: movement.from_content_id ?? null,
+  reason_code: movement.reason_code ?? null
 })

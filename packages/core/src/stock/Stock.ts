@@ -14,8 +14,24 @@ export interface ContentQuantities {
   readonly qty_tasked_from: number
 }
 
-/** The kinds of ledger transaction (DECISIONS §5). */
-export const TransactionTypes = ["Receipt", "Allocate", "Deallocate", "Pick", "Shipment", "Adjustment", "Lost"] as const
+/**
+ * The kinds of ledger transaction (DECISIONS §5), then those of movement tasks: Task and Untask
+ * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content.
+ */
+export const TransactionTypes = [
+  "Receipt",
+  "Allocate",
+  "Deallocate",
+  "Pick",
+  "Shipment",
+  "Adjustment",
+  "Lost",
+  "Task",
+  "Untask",
+  "Putaway",
+  "Move",
+  "Replenish"
+] as const
 export type TransactionType = typeof TransactionTypes[number]
 
 /** Stock that may still be allocated or moved: `qty − qty_allocated − qty_tasked_from`. */
@@ -50,31 +66,68 @@ export const adjust = <C extends ContentQuantities>(
   return Either.right(next)
 }
 
-/** What a ledger transaction does to its content's `qty`. */
-export const qtyEffect = (type: TransactionType, qty: number): number => {
+/** A ledger transaction as a replay reads it. */
+export interface ReplayedTransaction {
+  readonly content_id: number
+  /** The source of a movement (Putaway, Move, Replenish); absent or null on the other types. */
+  readonly from_content_id?: number | null
+  readonly transaction_type: TransactionType
+  readonly qty: number
+}
+
+/**
+ * What a ledger transaction does to its content: to its `qty`, its `qty_allocated` and its
+ * `qty_tasked_from`. A movement (Putaway, Move, Replenish) also takes `qty` and its reservation
+ * off `from_content_id` (`sourceEffect`).
+ */
+export const effectOf = (type: TransactionType, qty: number): ContentQuantities => {
   switch (type) {
     case "Receipt":
     case "Adjustment":
-      return qty
+    case "Putaway":
+    case "Move":
+    case "Replenish":
+      return { qty, qty_allocated: 0, qty_tasked_from: 0 }
+    case "Allocate":
+      return { qty: 0, qty_allocated: qty, qty_tasked_from: 0 }
+    case "Deallocate":
+      return { qty: 0, qty_allocated: -qty, qty_tasked_from: 0 }
+    // A pick and the lost rest of a short pick take their stock out of the claim's allocation.
     case "Pick":
     case "Lost":
-      return -qty
-    case "Allocate":
-    case "Deallocate":
+      return { qty: -qty, qty_allocated: -qty, qty_tasked_from: 0 }
+    case "Task":
+      return { qty: 0, qty_allocated: 0, qty_tasked_from: qty }
+    case "Untask":
+      return { qty: 0, qty_allocated: 0, qty_tasked_from: -qty }
     case "Shipment":
-      return 0
+      return { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
   }
 }
 
-/** Replays a ledger from zero: the `qty` of every content it names. */
-export const replayQuantities = (
-  transactions: Iterable<
-    { readonly content_id: number; readonly transaction_type: TransactionType; readonly qty: number }
-  >
-): Map<number, number> => {
-  const quantities = new Map<number, number>()
-  for (const t of transactions) {
-    quantities.set(t.content_id, (quantities.get(t.content_id) ?? 0) + qtyEffect(t.transaction_type, t.qty))
+/** What a movement of `qty` does to the content it leaves: its stock and its reservation go. */
+export const sourceEffect = (qty: number): ContentQuantities => ({ qty: -qty, qty_allocated: 0, qty_tasked_from: -qty })
+
+const isMovement = (type: TransactionType) => type === "Putaway" || type === "Move" || type === "Replenish"
+
+/** Replays a ledger from zero: the `qty`, `qty_allocated` and `qty_tasked_from` of every content it names. */
+export const replay = (transactions: Iterable<ReplayedTransaction>): Map<number, ContentQuantities> => {
+  const contents = new Map<number, ContentQuantities>()
+  const add = (contentId: number, effect: ContentQuantities) => {
+    const current = contents.get(contentId) ?? { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
+    contents.set(contentId, {
+      qty: current.qty + effect.qty,
+      qty_allocated: current.qty_allocated + effect.qty_allocated,
+      qty_tasked_from: current.qty_tasked_from + effect.qty_tasked_from
+    })
   }
-  return quantities
+  for (const t of transactions) {
+    add(t.content_id, effectOf(t.transaction_type, t.qty))
+    if (isMovement(t.transaction_type) && t.from_content_id != null) add(t.from_content_id, sourceEffect(t.qty))
+  }
+  return contents
 }
+
+/** Replays a ledger from zero: the `qty` of every content it names. */
+export const replayQuantities = (transactions: Iterable<ReplayedTransaction>): Map<number, number> =>
+  new Map([...replay(transactions)].map(([contentId, quantities]) => [contentId, quantities.qty]))

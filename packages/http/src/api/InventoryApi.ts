@@ -10,6 +10,7 @@ import {
   ListWindow,
   LostAndFoundItemNotFound,
   RecordIdFromPath,
+  Stock,
   StockShort,
   TransactionNotFound
 } from "@wms/core"
@@ -37,7 +38,7 @@ export const OverviewRecord = Schema.Struct({
 export const TransactionRecord = Schema.Struct({
   id: Schema.Number,
   dstamp: Text,
-  transaction_type: Schema.Literal("Receipt", "Allocate", "Deallocate", "Pick", "Shipment", "Adjustment", "Lost"),
+  transaction_type: Schema.Literal(...Stock.TransactionTypes),
   content_id: Schema.Number,
   from_loc_id: Text,
   to_loc_id: Text,
@@ -48,7 +49,9 @@ export const TransactionRecord = Schema.Struct({
   order_id: NullableText,
   line_id: Schema.NullOr(Schema.Number),
   notes: NullableText,
-  client_id: NullableText
+  client_id: NullableText,
+  from_content_id: Schema.NullOr(Schema.Number),
+  reason_code: NullableText
 })
 
 export const LostAndFoundRecord = Schema.Struct({

@@ -185,7 +185,9 @@ onEachStore("batches", (it) => {
         tag_id: "T1",
         order_id: null,
         line_id: i,
-        notes: i % 2 === 0 ? awkward : null
+        notes: i % 2 === 0 ? awkward : null,
+        from_content_id: null,
+        reason_code: i % 2 === 0 ? awkward : null
       })))
       const ledger = yield* inventory.listTransactions(t.client1.scope)
       assert.deepStrictEqual(ledger.map((entry) => entry.line_id), Array.from({ length: count }, (_, i) => i))

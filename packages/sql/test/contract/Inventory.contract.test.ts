@@ -46,6 +46,8 @@ const entryOf = (content: EntryContent, fields: {
   order_id: null,
   line_id: null,
   notes: null,
+  from_content_id: null,
+  reason_code: null,
   ...fields
 })
 

@@ -1,0 +1,28 @@
+/**
+ * The store port for movement tasks.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { Scope } from "../shared/Tenancy.js"
+import type { ListWindow } from "../shared/Window.js"
+import type { MovementTaskFilter, NewMovementTask, StoredMovementTask } from "./MovementTask.js"
+
+export class MovementTaskRepository extends Context.Tag("@wms/core/MovementTaskRepository")<MovementTaskRepository, {
+  /** The tasks `scope` may see that pass the filter, by id. */
+  readonly list: (
+    scope: Scope,
+    filter: MovementTaskFilter,
+    window: ListWindow
+  ) => Effect.Effect<ReadonlyArray<StoredMovementTask>>
+  /** The task when `scope` may see it, locked until the transaction ends when `lock` is true. */
+  readonly find: (scope: Scope, taskId: number, lock: boolean) => Effect.Effect<Option.Option<StoredMovementTask>>
+  /** Inserts tasks, in their order, and returns their ids in that order. */
+  readonly insert: (tasks: ReadonlyArray<NewMovementTask>) => Effect.Effect<ReadonlyArray<number>>
+  /**
+   * Closes an Open task as Complete (with where the stock went) or Cancelled; false when it was not
+   * Open, so two closings can never both succeed.
+   */
+  readonly close: (
+    taskId: number,
+    closing: { readonly status_id: 20 | 21; readonly to_loc_id: string; readonly final_loc_id: string }
+  ) => Effect.Effect<boolean>
+}>() {}
