@@ -37,6 +37,14 @@ const control = (connection: PgReservedConnection, text: string) =>
     return Effect.die(error)
   })
 
+/** SQLSTATEs of a transaction PostgreSQL rolled back whole and that may succeed when run again. */
+const transientStates: ReadonlySet<unknown> = new Set(["40P01", "40001"])
+
+/** Whether a defect is a deadlock or serialization failure: an `SqlError` whose cause carries that SQLSTATE. */
+const isTransient = (defect: unknown): boolean =>
+  defect instanceof SqlError.SqlError && typeof defect.cause === "object" && defect.cause !== null &&
+  transientStates.has((defect.cause as { readonly code?: unknown }).code)
+
 export const layer = Layer.effect(
   Transactor,
   Effect.map(PgPool, (pool) =>
@@ -48,6 +56,7 @@ export const layer = Layer.effect(
       begin: (connection, body) => Effect.zipRight(control(connection, "BEGIN"), body),
       end: (connection, exit) =>
         Effect.zipRight(control(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK"), exit),
-      release: (connection) => Effect.sync(() => connection.release())
+      release: (connection) => Effect.sync(() => connection.release()),
+      isTransient
     }))
 )

@@ -8,7 +8,7 @@ import { SqlClient, SqlError } from "@effect/sql"
 import { assert, describe, layer } from "@effect/vitest"
 import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
-import { Cause, Chunk, Context, Effect, Exit, Fiber, Layer, Option, Stream } from "effect"
+import { Cause, Chunk, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Stream } from "effect"
 import { freshPgDatabase } from "../../../testing/databases.js"
 import * as PgPool from "../src/PgPool.js"
 import * as PgPrepared from "../src/PgPrepared.js"
@@ -100,6 +100,29 @@ describe("PgPrepared", () => {
             const raw = (yield* sql`UPDATE scratch SET note = 'x' WHERE id <= 10`.raw) as { rowCount: number }
             assert.strictEqual(raw.rowCount, 10)
           }))
+        }))
+
+      it.effect("runs both transactions of a deadlock to their end: the one PostgreSQL picks runs again", () =>
+        Effect.gen(function*() {
+          const { atomically, sql } = yield* setup
+          yield* sql`INSERT INTO scratch (id, note) VALUES (1, 'a'), (2, 'b')`
+          let runs = 0
+          const bothLocked = yield* Deferred.make<void>()
+          let locked = 0
+          // Each takes one row, waits until the other holds its row, then asks for the other's.
+          const crossing = (first: number, second: number) =>
+            atomically(Effect.gen(function*() {
+              runs++
+              yield* sql`UPDATE scratch SET note = note || '+' WHERE id = ${first}`
+              if (++locked === 2) yield* Deferred.succeed(bothLocked, undefined)
+              yield* Deferred.await(bothLocked)
+              yield* sql`UPDATE scratch SET note = note || '+' WHERE id = ${second}`
+            }))
+          yield* Effect.all([crossing(1, 2), crossing(2, 1)], { concurrency: 2 })
+          assert.strictEqual(runs, 3)
+          const notes = yield* sql<{ note: string }>`SELECT note FROM scratch ORDER BY id`
+          assert.deepStrictEqual(notes.map((row) => row.note), ["a++", "b++"])
+          yield* assertSettled
         }))
 
       it.effect("gives the client back after a defect or a failed statement, leaving no session in a transaction", () =>

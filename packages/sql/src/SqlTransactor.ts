@@ -14,7 +14,7 @@
  */
 import { SqlClient, type SqlConnection } from "@effect/sql"
 import { Transactor } from "@wms/core"
-import { Context, Effect, Exit, FiberRef } from "effect"
+import { Cause, Context, Effect, Exit, FiberRef, Option } from "effect"
 
 /** Lets an effect run in an uninterruptible region be interrupted. */
 export type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -33,7 +33,16 @@ export interface Store<Lease> {
   readonly end: <A, E>(lease: Lease, exit: Exit.Exit<A, E>) => Effect.Effect<A, E>
   /** Gives back what `acquire` took, once the transaction has ended or failed to begin. */
   readonly release: (lease: Lease) => Effect.Effect<unknown>
+  /**
+   * Whether a defect of an outermost transaction is one the database resolves by running it again
+   * from the start, such as PostgreSQL's deadlock and serialization failures: it rolled the whole
+   * transaction back, so nothing of the first run is left.
+   */
+  readonly isTransient?: (defect: unknown) => boolean
 }
+
+/** How often an outermost transaction runs again after a transient failure before its defect stands. */
+const transientRetries = 4
 
 const statement = (connection: SqlConnection.Connection, text: string) =>
   Effect.orDie(connection.executeUnprepared(text, [], undefined))
@@ -83,6 +92,30 @@ export const make = <Lease>(store: Store<Lease>): Transactor["Type"] => {
     )
   }
 
+  const isTransient = store.isTransient
+  // A statement's failure is a defect behind the ports, and a failure where `sql` is used directly.
+  const failedTransiently = (cause: Cause.Cause<unknown>) =>
+    isTransient !== undefined &&
+    (Option.exists(Cause.dieOption(cause), isTransient) || Option.exists(Cause.failureOption(cause), isTransient))
+  // Runs the outermost transaction again, after a short random pause that parts the two runs which
+  // met, while it fails for a reason the database resolves that way.
+  const outermostRetried = <A, E, R>(
+    effect: Effect.Effect<A, E, R>,
+    restore: Restore,
+    context: Context.Context<never>,
+    retriesLeft: number
+  ): Effect.Effect<A, E, R> =>
+    isTransient === undefined ? outermost(effect, restore, context) : Effect.catchAllCause(
+      outermost(effect, restore, context),
+      (cause) =>
+        retriesLeft > 0 && failedTransiently(cause)
+          ? Effect.zipRight(
+            restore(Effect.sleep(Math.floor(Math.random() * 20 * (transientRetries - retriesLeft + 1)))),
+            outermostRetried(effect, restore, context, retriesLeft - 1)
+          )
+          : Effect.failCause(cause)
+    )
+
   return Transactor.of({
     atomically: (effect) =>
       Effect.uninterruptibleMask((restore) =>
@@ -91,7 +124,7 @@ export const make = <Lease>(store: Store<Lease>): Transactor["Type"] => {
           const open = Context.getOption(context, SqlClient.TransactionConnection)
           return open._tag === "Some" && store.joins(open.value[0])
             ? nested(effect, restore, context, open.value)
-            : outermost(effect, restore, context)
+            : outermostRetried(effect, restore, context, transientRetries)
         })
       )
   })

@@ -130,4 +130,40 @@ describe("SqlTransactor", () => {
       assert.isTrue(Exit.isInterrupted(yield* Fiber.interrupt(fiber)))
       assert.deepStrictEqual(log, [])
     }))
+
+  it.live("runs an outermost transaction again after a transient defect, and lets any other defect stand", () =>
+    Effect.gen(function*() {
+      const log: Array<string> = []
+      const connection = connectionOf(log)
+      const { atomically } = SqlTransactor.make<void>({
+        joins: (open) => open === connection,
+        acquire: () => Effect.sync(() => log.push("acquire")),
+        connection: () => connection,
+        begin: (_, body) => Effect.zipRight(Effect.sync(() => log.push("BEGIN")), body),
+        end: (_, exit) =>
+          Effect.zipRight(Effect.sync(() => log.push(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK")), exit),
+        release: () => Effect.sync(() => log.push("release")),
+        isTransient: (defect) => defect === "deadlock"
+      })
+      let runs = 0
+      const answer = yield* atomically(Effect.suspend(() => ++runs < 3 ? Effect.die("deadlock") : Effect.succeed(runs)))
+      assert.strictEqual(answer, 3)
+      const once = (end: string) => ["acquire", "BEGIN", end, "release"]
+      assert.deepStrictEqual(log, [...once("ROLLBACK"), ...once("ROLLBACK"), ...once("COMMIT")])
+
+      log.length = 0
+      assert.strictEqual(defectOf(yield* Effect.exit(atomically(Effect.die("boom")))), "boom")
+      assert.deepStrictEqual(log, once("ROLLBACK"))
+
+      log.length = 0
+      assert.strictEqual(defectOf(yield* Effect.exit(atomically(Effect.die("deadlock")))), "deadlock")
+      assert.strictEqual(log.length, 5 * 4)
+
+      // A savepoint cannot run again alone: its defect goes to the outermost transaction, which runs whole.
+      log.length = 0
+      runs = 0
+      yield* atomically(atomically(Effect.suspend(() => ++runs < 2 ? Effect.die("deadlock") : Effect.void)))
+      assert.strictEqual(runs, 2)
+      assert.deepStrictEqual(log.filter((line) => line === "BEGIN"), ["BEGIN", "BEGIN"])
+    }))
 })
