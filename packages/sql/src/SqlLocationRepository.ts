@@ -150,16 +150,18 @@ export const layer = Layer.effect(
         GROUP BY t.to_loc_id, t.tag_id, t.sku_id, t.client_id`
     )
 
-    // The lock of `lockMany`, in the text of a prepared statement: as `lockClause` says.
-    const lockText = (lock: Exclude<RowLock, "none">) =>
-      sql.onDialectOrElse({ pg: () => (lock === "share" ? "FOR SHARE" : "FOR UPDATE"), orElse: () => "" })
-    const byteOrder = sql.onDialectOrElse({ pg: () => "COLLATE \"C\"", orElse: () => "" })
+    // `lockMany`'s statements, one per lock: its clause, as `lockClause` writes it, is part of the text.
     const lockedIn = inTexts(sql, "loc_id")
-    const lockIn = {
-      share: prepared.prepare<StoredLocation>(`SELECT ${columns} FROM locations
-        WHERE site_id = ? AND ${lockedIn.text} ORDER BY loc_id ${byteOrder} ${lockText("share")}`),
-      update: prepared.prepare<StoredLocation>(`SELECT ${columns} FROM locations
-        WHERE site_id = ? AND ${lockedIn.text} ORDER BY loc_id ${byteOrder} ${lockText("update")}`)
+    const lockingText = (lock: Exclude<RowLock, "none">) =>
+      `SELECT ${columns} FROM locations WHERE site_id = ? AND ${lockedIn.text} ORDER BY loc_id ${
+        sql.onDialectOrElse({
+          pg: () => `COLLATE "C" ${lock === "share" ? "FOR SHARE" : "FOR UPDATE"}`,
+          orElse: () => ""
+        })
+      }`
+    const locking = {
+      share: prepared.prepare<StoredLocation>(lockingText("share")),
+      update: prepared.prepare<StoredLocation>(lockingText("update"))
     }
 
     /** The locations with their occupancy, read after the statement that found (and locked) them. */
@@ -207,7 +209,7 @@ export const layer = Layer.effect(
       lockMany: (siteId, locIds, lock) =>
         locIds.length === 0
           ? Effect.succeed([])
-          : read(lockIn[lock]([siteId, lockedIn.bind([...new Set(locIds)])]), siteId),
+          : read(locking[lock]([siteId, lockedIn.bind([...new Set(locIds)])]), siteId),
       lockPutawayCandidates: (siteId, preferred) =>
         read(
           sql<StoredLocation>`SELECT ${selectColumns} FROM locations
