@@ -1,7 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type Content,
-  type ContentWithDescription,
   InventoryRepository,
   LocationRepository,
   type LocationWithOccupancy,
@@ -72,9 +71,9 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
   const managed = world.managed ?? []
   let nextTask = 60
   const inventory: Partial<Context.Tag.Service<InventoryRepository>> = {
-    listContents: () =>
+    listContentsAt: (_, locId) =>
       Effect.succeed(
-        contents.filter((c) => c.qty > 0).map((c): ContentWithDescription => ({ ...c, description: null }))
+        contents.filter((c) => c.loc_id === locId && c.qty > 0).sort((a, b) => a.content_id - b.content_id)
       ),
     lockContent: (_, id) => Effect.succeed(Option.fromNullable(contents.find((c) => c.content_id === id))),
     lockContentAt: (owner, key) =>

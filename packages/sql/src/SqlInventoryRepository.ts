@@ -59,6 +59,9 @@ export const layer = Layer.effect(
       listContents: (scope) => rows(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.qty > 0`)),
       findContent: (scope, contentId) =>
         first(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId}`)),
+      listContentsAt: (scope, locId) =>
+        rows(sql<Content>`SELECT * FROM contents c
+          WHERE ${visibleIn(sql, scope, "c")} AND c.loc_id = ${locId} AND c.qty > 0 ORDER BY c.content_id`),
       lockContent: (scope, contentId) =>
         first(sql<Content>`SELECT * FROM contents c
           WHERE ${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId} ${forUpdate}`),

@@ -16,7 +16,9 @@ export interface Load {
   readonly each_volume: number | null
 }
 
-const within = (max: number | null, value: number) => max === null || value <= max
+// Weights and volumes are sums of products of decimals: a load that fills a limit exactly (3 × 0.1
+// of 0.3) must not be refused for the last bit of a double.
+const within = (max: number | null, value: number) => max === null || value <= max + Math.abs(max) * 1e-12
 
 const tagsWith = (occupancy: Occupancy, tagId: string) =>
   occupancy.tag_ids.length + (occupancy.tag_ids.includes(tagId) ? 0 : 1)

@@ -108,8 +108,8 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       if (request.sku_id === null) return yield* new InvalidInput({ message: "Missing field content_id" })
       if (request.from_loc_id === null) return yield* new InvalidInput({ message: "Missing field from_loc_id" })
       const { from_loc_id, sku_id, tag_id } = request
-      const there = (yield* inventory.listContents(actor.scope))
-        .filter((c) => c.sku_id === sku_id && c.loc_id === from_loc_id && (tag_id === null || c.tag_id === tag_id))
+      const there = (yield* inventory.listContentsAt(actor.scope, from_loc_id))
+        .filter((c) => c.sku_id === sku_id && (tag_id === null || c.tag_id === tag_id))
         .sort(compareStock)
       if (there.length === 0) {
         return yield* invalidField("from_loc_id", `no stock of SKU ${sku_id} at ${from_loc_id}`)
@@ -274,10 +274,9 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
 
     const moveAll = Effect.fnUntraced(function*(actor: Actor, locId: string, request: MoveAllRequest) {
       if (request.to_loc_id === locId) return yield* alreadyThere
-      const seen = (yield* inventory.listContents(actor.scope))
-        .filter((c) => c.loc_id === locId && available(c) > 0)
+      const seen = (yield* inventory.listContentsAt(actor.scope, locId))
+        .filter((c) => available(c) > 0)
         .map((c) => c.content_id)
-        .sort((a, b) => a - b)
       const sources: Array<Content> = []
       for (const contentId of seen) {
         const locked = yield* inventory.lockContent(actor.scope, contentId)

@@ -47,6 +47,8 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
   /** Contents of the scope that hold stock, by id. */
   readonly listContents: (scope: Scope) => Effect.Effect<ReadonlyArray<ContentWithDescription>>
   readonly findContent: (scope: Scope, contentId: number) => Effect.Effect<Option.Option<ContentWithDescription>>
+  /** Contents of the scope that hold stock at the location, by id; not locked. */
+  readonly listContentsAt: (scope: Scope, locId: string) => Effect.Effect<ReadonlyArray<Content>>
   /** The content, locked against other writers until the transaction ends. */
   readonly lockContent: (scope: Scope, contentId: number) => Effect.Effect<Option.Option<Content>>
   /**
