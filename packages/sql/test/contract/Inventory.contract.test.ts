@@ -10,6 +10,7 @@ import {
   type LedgerEntry,
   type Owner,
   PickingRepository,
+  type Scope,
   Stock,
   Transactor
 } from "@wms/core"
@@ -198,6 +199,24 @@ onEachStore("InventoryRepository", (it) => {
       assert.isTrue(Option.isNone(yield* inventory.findContent(t.other.scope, first)))
       // Found though it holds nothing.
       assert.strictEqual(Option.getOrThrow(yield* inventory.findContent(t.site.scope, empty)).qty, 0)
+    }))
+
+  it.effect("lists the contents of a scope that hold stock at one location, by id", () =>
+    Effect.gen(function*() {
+      const inventory = yield* InventoryRepository
+      const t = yield* makeTenants
+      const later = yield* insertContent(t.client1.owner, { sku_id: "B", qty: 3, loc_id: "L-1", tag_id: "T9" })
+      const earlier = yield* insertContent(t.site.owner, { sku_id: "A", qty: 1, loc_id: "L-1" })
+      yield* insertContent(t.site.owner, { sku_id: "A", qty: 0, loc_id: "L-1", tag_id: "T0" })
+      yield* insertContent(t.site.owner, { sku_id: "A", qty: 4, loc_id: "L-2" })
+      yield* insertContent(t.other.owner, { sku_id: "A", qty: 4, loc_id: "L-1" })
+      const at = (scope: Scope) =>
+        Effect.map(inventory.listContentsAt(scope, "L-1"), (cs) => cs.map((c) => c.content_id))
+      assert.deepStrictEqual(yield* at(t.site.scope), [later, earlier].sort((a, b) => a - b))
+      assert.deepStrictEqual(yield* at(t.client1.scope), [later])
+      assert.deepStrictEqual(yield* at(t.client2.scope), [])
+      const [row] = yield* inventory.listContentsAt(t.client1.scope, "L-1")
+      assert.deepStrictEqual([row.sku_id, row.tag_id, row.qty, row.loc_id], ["B", "T9", 3, "L-1"])
     }))
 
   it.effect("locks a content of the scope, and the oldest content of an owner at a key", () =>
