@@ -7,6 +7,7 @@ import {
   OrderRepository,
   Picking,
   PickingRepository,
+  Replenishment,
   type StoredOrder,
   toOrder,
   WaveRepository
@@ -105,6 +106,8 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       }, log),
       makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
       makeTestLayer(WaveRepository)({ setOrderStatuses: () => Effect.void, setStatus: () => Effect.void }, log),
+      // No pick faces: a pick triggers no replenishment.
+      makeTestLayer(Replenishment)({ afterChange: () => Effect.succeed([]) }),
       events.layer,
       testTransactor(log)
     ])))
