@@ -415,7 +415,8 @@ export const applyOp = (world: World, op: Op) =>
           )
           const expiry = op.expiry_in_days === null ? null : addDays(date, op.expiry_in_days)
           yield* receiving.receive(actor, id, {
-            lines: [{ line: 1, qty: op.qty, loc_id: null, tag_id: null, expiry_date: expiry }]
+            lines: [{ line: 1, qty: op.qty, loc_id: null, tag_id: null, expiry_date: expiry }],
+            putaway: null
           })
         }))
       }

@@ -1,8 +1,8 @@
 /**
  * What the service tests share: their callers (a user of site `main`, and one limited to client
- * `c1` of the fulfillment site `F`), a SKU, and the tag and message of a refusal.
+ * `c1` of the fulfillment site `F`), a SKU, a managed location, and the tag and message of a refusal.
  */
-import { type Actor, ClientId, SiteId, type Sku, UserId } from "@wms/core"
+import { type Actor, ClientId, type LocationWithOccupancy, type Occupancy, SiteId, type Sku, UserId } from "@wms/core"
 import { Effect } from "effect"
 
 export const siteActor: Actor = {
@@ -39,6 +39,39 @@ export const sku = (fields: Partial<Sku> = {}): Sku => ({
   default_receipt_quantity: null,
   pick_method: 1,
   ...fields
+})
+
+/** Nothing at a location and nothing on its way there. */
+export const emptyOccupancy: Occupancy = {
+  qty_on_hand: 0,
+  tags: 0,
+  weight: 0,
+  volume: 0,
+  inbound_qty: 0,
+  inbound_tags: 0,
+  inbound_weight: 0,
+  inbound_volume: 0,
+  tag_ids: [],
+  holdings: []
+}
+
+/** An empty, unlimited, Active Storage location of site `main` unless the fields say otherwise. */
+export const location = (
+  fields: Partial<Omit<LocationWithOccupancy, "occupancy">> & { readonly occupancy?: Partial<Occupancy> } = {}
+): LocationWithOccupancy => ({
+  site_id: "main",
+  loc_id: "S-01",
+  description: null,
+  loc_type: "Storage",
+  zone: null,
+  sequence: 0,
+  max_tags: null,
+  max_weight: null,
+  max_volume: null,
+  status: "Active",
+  client_id: null,
+  ...fields,
+  occupancy: { ...emptyOccupancy, ...fields.occupancy }
 })
 
 /** `[_tag, message]` of the error `effect` fails with. */

@@ -5,12 +5,14 @@ import {
   type Content,
   Inventory,
   InventoryRepository,
+  LocationRepository,
+  type LocationWithOccupancy,
   SiteId,
   SkuRepository
 } from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Layer, Option, TestClock } from "effect"
-import { clientActor, failure, siteActor, sku } from "./Fixtures.js"
+import { clientActor, failure, location, siteActor, sku } from "./Fixtures.js"
 
 type Repository = Context.Tag.Service<InventoryRepository>
 
@@ -65,11 +67,15 @@ const skus = {
 const withInventory = <A, E>(
   log: CallLog,
   repository: Partial<Repository>,
-  f: (inventory: Inventory) => Effect.Effect<A, E>
+  f: (inventory: Inventory) => Effect.Effect<A, E>,
+  managed: ReadonlyArray<LocationWithOccupancy> = []
 ) =>
   Effect.flatMap(Inventory, f).pipe(Effect.provide(Inventory.Default.pipe(Layer.provide([
     makeTestLayer(InventoryRepository)(repository, log),
     makeTestLayer(SkuRepository)(skus, log),
+    makeTestLayer(LocationRepository)({
+      lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id)))
+    }, log),
     testTransactor(log)
   ]))))
 
@@ -100,7 +106,9 @@ const adjustment = (fields: {
   tag_id: fields.tag_id,
   order_id: null,
   line_id: null,
-  notes: fields.notes
+  notes: fields.notes,
+  from_content_id: null,
+  reason_code: null
 })
 
 describe("Inventory", () => {
@@ -116,6 +124,7 @@ describe("Inventory", () => {
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "InventoryRepository.lockContent",
+        "LocationRepository.lockMany",
         "InventoryRepository.setQuantities",
         "InventoryRepository.appendTransaction",
         "Transactor.commit"
@@ -137,7 +146,7 @@ describe("Inventory", () => {
           (error) => [...error, log.methods.slice(1)]
         )
       }
-      const refused = ["InventoryRepository.lockContent", "Transactor.rollback"]
+      const refused = ["InventoryRepository.lockContent", "LocationRepository.lockMany", "Transactor.rollback"]
       assert.deepStrictEqual(yield* attempt(content({ qty: 2 }), -3), [
         "StockShort",
         "Content 7 cannot go from 2 to -1: 0 of it is allocated or tasked, 2 is available",
@@ -194,6 +203,7 @@ describe("Inventory", () => {
         "SkuRepository.find",
         "InventoryRepository.lockContentAt",
         "InventoryRepository.nextTagId",
+        "LocationRepository.lockMany",
         "InventoryRepository.insertContent",
         "InventoryRepository.setQuantities",
         "InventoryRepository.appendTransaction",
@@ -271,5 +281,60 @@ describe("Inventory", () => {
       )
       const [[owner]] = log.argsOf("InventoryRepository.lockContentAt")
       assert.deepStrictEqual(owner, { site_id: "main", client_id: "c2" })
+    }))
+
+  it.effect("at a managed location a positive adjustment needs a status that takes stock in, a negative one lets it out", () =>
+    Effect.gen(function*() {
+      const attempt = (status: LocationWithOccupancy["status"], qty: number) => {
+        const log = new CallLog()
+        return withInventory(
+          log,
+          store(content({ qty: 10 })),
+          (inventory) => inventory.adjust(siteActor, request({ content_id: 7, qty })),
+          [location({ loc_id: "A-01", status })]
+        ).pipe(
+          Effect.match({ onFailure: (e) => [e._tag, e.message], onSuccess: () => ["Done"] }),
+          Effect.map((outcome) => [...outcome, log.argsOf("LocationRepository.lockMany")[0]])
+        )
+      }
+      // The location is held against a status change until the adjustment commits.
+      const lock = ["main", ["A-01"], "share"]
+      assert.deepStrictEqual(yield* attempt("Active", 1), ["Done", lock])
+      assert.deepStrictEqual(yield* attempt("Blocked Out", 1), ["Done", lock])
+      assert.deepStrictEqual(yield* attempt("Blocked In", -1), ["Done", lock])
+      for (const status of ["Blocked In", "Blocked", "Counting"] as const) {
+        assert.deepStrictEqual(yield* attempt(status, 1), [
+          "LocationStatusRefuses",
+          `Location A-01 is ${status}`,
+          lock
+        ])
+      }
+      for (const status of ["Blocked Out", "Blocked", "Counting"] as const) {
+        assert.deepStrictEqual(yield* attempt(status, -1), [
+          "LocationStatusRefuses",
+          `Location A-01 is ${status}`,
+          lock
+        ])
+      }
+    }))
+
+  it.effect("a refused adjustment by key creates no content; capacity never refuses one", () =>
+    Effect.gen(function*() {
+      const repository = store(content(), {
+        lockContentAt: () => Effect.succeed(Option.none()),
+        nextTagId: () => Effect.succeed("T00000009"),
+        insertContent: () => Effect.succeed(9)
+      })
+      const log = new CallLog()
+      const adjust = (inventory: Inventory) =>
+        inventory.adjust(siteActor, request({ sku_id: "A", loc_id: "B-01", qty: 3 }))
+      assert.deepStrictEqual(
+        yield* failure(withInventory(log, repository, adjust, [location({ loc_id: "B-01", status: "Blocked" })])),
+        ["LocationStatusRefuses", "Location B-01 is Blocked"]
+      )
+      assert.isFalse(log.methods.includes("InventoryRepository.insertContent"))
+      // A full location takes an adjustment: it is a fact, shown as over capacity.
+      const full = location({ loc_id: "B-01", max_tags: 0, max_weight: 0 })
+      yield* withInventory(new CallLog(), repository, adjust, [full])
     }))
 })

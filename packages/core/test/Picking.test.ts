@@ -129,7 +129,9 @@ const entry = (transaction_type: string, qty: number, to: string, notes: string)
   tag_id: "T-22",
   order_id: "SO-7",
   line_id: 1,
-  notes
+  notes,
+  from_content_id: null,
+  reason_code: null
 })
 
 const lostItem = (qty: number) => ({

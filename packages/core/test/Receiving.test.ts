@@ -3,17 +3,23 @@ import {
   ClientId,
   type Content,
   InventoryRepository,
+  LocationRepository,
+  type LocationWithOccupancy,
+  MovementTaskRepository,
+  type NewMovementTask,
   PreAdvices,
   type PreAdviceToReceive,
   type ReceiptLine,
   Receiving,
   ReceivingRepository,
+  SiteSettingsRepository,
+  type Sku,
   SkuRepository,
   UserId
 } from "@wms/core"
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Layer, Option, TestClock } from "effect"
-import { failure, siteActor, sku } from "./Fixtures.js"
+import { failure, location, siteActor, sku } from "./Fixtures.js"
 
 const now = Date.parse("2030-05-01T10:00:00.000Z")
 const createdAt = new Date(now).toISOString()
@@ -42,10 +48,18 @@ const shown: Effect.Effect.Success<ReturnType<PreAdvices["get"]>> = {
   lines: []
 }
 
+/** The site's setting, its managed locations (all putaway candidates), and the SKUs' putaway fields. */
+interface Site {
+  readonly putawayOnReceipt?: boolean
+  readonly managed?: ReadonlyArray<LocationWithOccupancy>
+  readonly skus?: Partial<Record<string, Partial<Sku>>>
+}
+
 const withReceiving = <A, E>(
   log: CallLog,
   found: Option.Option<PreAdviceToReceive>,
-  f: (receiving: Receiving) => Effect.Effect<A, E>
+  f: (receiving: Receiving) => Effect.Effect<A, E>,
+  site: Site = {}
 ) => {
   const events = makeTestEventPublisher()
   let tags = 0
@@ -53,8 +67,12 @@ const withReceiving = <A, E>(
   const inventory: Partial<Context.Tag.Service<InventoryRepository>> = {
     nextTagId: () => Effect.sync(() => `T0000000${++tags}`),
     insertContent: () => Effect.sync(() => contents++),
-    appendTransaction: () => Effect.succeed(1)
+    appendTransaction: () => Effect.succeed(1),
+    appendTransactions: () => Effect.void,
+    setQuantities: () => Effect.void
   }
+  const managed = site.managed ?? []
+  let tasks = 100
   return Effect.flatMap(Receiving, f).pipe(
     Effect.map((result) => ({ result, events: events.published })),
     Effect.provide(Receiving.Default.pipe(Layer.provide([
@@ -68,8 +86,21 @@ const withReceiving = <A, E>(
       makeTestLayer(SkuRepository)({
         find: (_, skuId) =>
           Effect.succeed(Option.some(
-            skuId === "EXP" ? sku({ sku_id: skuId, expiry_sku: true, expiry_days: 10 }) : sku({ sku_id: skuId })
+            skuId === "EXP"
+              ? sku({ sku_id: skuId, expiry_sku: true, expiry_days: 10, ...site.skus?.[skuId] })
+              : sku({ sku_id: skuId, ...site.skus?.[skuId] })
           ))
+      }, log),
+      makeTestLayer(SiteSettingsRepository)({
+        get: () => Effect.succeed({ putaway_on_receipt: site.putawayOnReceipt ?? false })
+      }, log),
+      makeTestLayer(LocationRepository)({
+        lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
+        lockPutawayCandidates: (_, preferred) =>
+          Effect.succeed(managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred))
+      }, log),
+      makeTestLayer(MovementTaskRepository)({
+        insert: (rows) => Effect.sync(() => rows.map(() => ++tasks))
       }, log),
       makeTestLayer(PreAdvices)({ get: () => Effect.succeed(shown) }, log),
       events.layer,
@@ -104,11 +135,13 @@ describe("Receiving", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
       yield* TestClock.setTime(now)
-      const { events } = yield* withReceiving(
+      const { events, result } = yield* withReceiving(
         log,
         Option.some(preAdvice()),
-        (receiving) => receiving.receive(siteActor, "PA-1", { lines: null })
+        (receiving) => receiving.receive(siteActor, "PA-1", { lines: null, putaway: null })
       )
+      // Without putaway, asked for or set for the site, the receipt answers nothing (204).
+      assert.deepStrictEqual(result, Option.none())
       const perLine = [
         "SkuRepository.find",
         "InventoryRepository.nextTagId",
@@ -119,7 +152,9 @@ describe("Receiving", () => {
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "ReceivingRepository.lockPreAdvice",
+        "SiteSettingsRepository.get",
         "ReceivingRepository.receivingLocation",
+        "LocationRepository.lockMany",
         ...perLine,
         ...perLine,
         "ReceivingRepository.setStatus",
@@ -151,7 +186,9 @@ describe("Receiving", () => {
         tag_id,
         order_id: null,
         line_id,
-        notes: "PreAdvice PA-1"
+        notes: "PreAdvice PA-1",
+        from_content_id: null,
+        reason_code: null
       })
       assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransaction"), [
         [receiptEntry(40, "A", "T00000001", 5, 1)],
@@ -172,7 +209,7 @@ describe("Receiving", () => {
       const { events } = yield* withReceiving(
         log,
         Option.some(preAdvice()),
-        (receiving) => receiving.receive(siteActor, "PA-1", { lines })
+        (receiving) => receiving.receive(siteActor, "PA-1", { lines, putaway: null })
       )
       assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [[content({
         loc_id: "A-07",
@@ -193,7 +230,7 @@ describe("Receiving", () => {
       yield* withReceiving(
         log,
         Option.some(preAdvice({ status_id: 2 })),
-        (receiving) => receiving.receive(siteActor, "PA-1", { lines: [receipt({ line: 1, qty: 1 })] })
+        (receiving) => receiving.receive(siteActor, "PA-1", { lines: [receipt({ line: 1, qty: 1 })], putaway: null })
       )
       assert.deepStrictEqual(log.argsOf("ReceivingRepository.setStatus"), [])
     })
@@ -205,7 +242,11 @@ describe("Receiving", () => {
         const log = new CallLog()
         return Effect.map(
           failure(
-            withReceiving(log, Option.some(preAdvice()), (receiving) => receiving.receive(siteActor, "PA-1", { lines }))
+            withReceiving(
+              log,
+              Option.some(preAdvice()),
+              (receiving) => receiving.receive(siteActor, "PA-1", { lines, putaway: null })
+            )
           ),
           (error) => [...error, log.methods]
         )
@@ -237,15 +278,174 @@ describe("Receiving", () => {
       })
       assert.deepStrictEqual(
         yield* failure(
-          withReceiving(new CallLog(), Option.some(received), (r) => r.receive(siteActor, "PA-1", { lines: null }))
+          withReceiving(new CallLog(), Option.some(received), (r) =>
+            r.receive(siteActor, "PA-1", { lines: null, putaway: null }))
         ),
         ["PreAdviceNothingToReceive", "PreAdvice with PreAdviceID PA-1 has nothing left to receive"]
       )
       assert.deepStrictEqual(
         yield* failure(
-          withReceiving(new CallLog(), Option.none(), (r) => r.receive(siteActor, "NOPE", { lines: null }))
+          withReceiving(new CallLog(), Option.none(), (r) =>
+            r.receive(siteActor, "NOPE", { lines: null, putaway: null }))
         ),
         ["PreAdviceNotFound", "PreAdvice with PreAdviceID NOPE not found"]
       )
     }))
+
+  it.effect("with putaway the stock received at the receiving location gets its tasks in the same transaction", () => {
+    const log = new CallLog()
+    // A: full pallets of 2, preferred P-01 (room for one tag). S-01 is client c9's; S-02 comes before it.
+    const managed = [
+      location({ loc_id: "P-01", max_tags: 1 }),
+      location({ loc_id: "S-01", sequence: 1, client_id: "c9" }),
+      location({ loc_id: "S-02", sequence: 1 })
+    ]
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const { result } = yield* withReceiving(
+        log,
+        Option.some(preAdvice()),
+        (receiving) => receiving.receive(siteActor, "PA-1", { lines: null, putaway: true }),
+        { managed, skus: { A: { preferred_putaway_location: "P-01", qty_on_full_pallet: 2 } } }
+      )
+      // EXP of client c2 finds only locations holding, or dedicated to, another client: it stays.
+      assert.deepStrictEqual(result, Option.some({ tasks: [101, 102, 103], unplaced: [{ content_id: 41, qty: 2 }] }))
+      assert.deepStrictEqual(log.methods.slice(log.methods.lastIndexOf("ReceivingRepository.addReceived") + 1), [
+        "SkuRepository.find",
+        "LocationRepository.lockPutawayCandidates",
+        "SkuRepository.find",
+        "LocationRepository.lockPutawayCandidates",
+        "InventoryRepository.setQuantities",
+        "MovementTaskRepository.insert",
+        "InventoryRepository.appendTransactions",
+        "ReceivingRepository.setStatus",
+        "PreAdvices.get",
+        "Transactor.commit"
+      ])
+      // Locked for update: the receiving location is no candidate, but a status change must wait.
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["RECEIVING"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockPutawayCandidates"), [["main", "P-01"], ["main", null]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.setQuantities"), [[40, {
+        qty: 5,
+        qty_allocated: 0,
+        qty_tasked_from: 5
+      }]])
+      const task = (to_loc_id: string, qty: number) => ({
+        site_id: "main",
+        client_id: null,
+        task_type: "Putaway",
+        status_id: 1,
+        content_id: 40,
+        sku_id: "A",
+        tag_id: "T00000001",
+        qty,
+        from_loc_id: "RECEIVING",
+        to_loc_id,
+        final_loc_id: to_loc_id,
+        created_by: "user-1",
+        reason: null,
+        created_at: createdAt
+      })
+      // A pallet to the preferred location, the next where it has no room, the rest after it.
+      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.insert"), [[[
+        task("P-01", 2),
+        task("S-02", 2),
+        task("S-02", 1)
+      ]]])
+      const taskRow = (id: number, to: string, qty: number) => ({
+        site_id: "main",
+        client_id: null,
+        created_at: createdAt,
+        transaction_type: "Task",
+        content_id: 40,
+        from_loc_id: "RECEIVING",
+        to_loc_id: to,
+        final_loc_id: to,
+        sku_id: "A",
+        qty,
+        tag_id: "T00000001",
+        order_id: null,
+        line_id: null,
+        notes: `Movement task ${id}`,
+        from_content_id: null,
+        reason_code: null
+      })
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+        taskRow(101, "P-01", 2),
+        taskRow(102, "S-02", 2),
+        taskRow(103, "S-02", 1)
+      ]]])
+    })
+  })
+
+  it.effect("the request's putaway wins over the site's setting; without one the setting says", () =>
+    Effect.gen(function*() {
+      const receive = (putaway: boolean | null, putawayOnReceipt: boolean) => {
+        const log = new CallLog()
+        return Effect.map(
+          withReceiving(
+            log,
+            Option.some(preAdvice()),
+            (receiving) => receiving.receive(siteActor, "PA-1", { lines: [receipt({ line: 1, qty: 1 })], putaway }),
+            { putawayOnReceipt, managed: [location()] }
+          ),
+          ({ result }) => [result, log.methods.includes("SiteSettingsRepository.get")]
+        )
+      }
+      const report = Option.some({ tasks: [101], unplaced: [] })
+      assert.deepStrictEqual(yield* receive(false, true), [Option.none(), false])
+      assert.deepStrictEqual(yield* receive(true, false), [report, false])
+      assert.deepStrictEqual(yield* receive(null, true), [report, true])
+      assert.deepStrictEqual(yield* receive(null, false), [Option.none(), true])
+    }))
+
+  it.effect("a receipt into a managed location whose status keeps stock out is a 409 naming it; nothing is received", () =>
+    Effect.gen(function*() {
+      for (const status of ["Blocked In", "Blocked", "Counting"] as const) {
+        const log = new CallLog()
+        const lines = [receipt({ line: 1, qty: 1 }), receipt({ line: 1, qty: 1, loc_id: "DOOR-2" })]
+        assert.deepStrictEqual(
+          yield* failure(withReceiving(
+            log,
+            Option.some(preAdvice()),
+            (receiving) => receiving.receive(siteActor, "PA-1", { lines, putaway: false }),
+            { managed: [location({ loc_id: "DOOR-2", loc_type: "Receiving", status })] }
+          )),
+          ["LocationStatusRefuses", `Location DOOR-2 is ${status}`]
+        )
+        assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["DOOR-2", "RECEIVING"], "share"]])
+        assert.isFalse(log.methods.includes("InventoryRepository.insertContent"))
+        assert.strictEqual(log.methods.at(-1), "Transactor.rollback")
+      }
+    }))
+
+  it.effect("putaway takes stock at receiving locations only; at one that lets no stock out it stays, unplaced", () => {
+    const log = new CallLog()
+    const managed = [
+      location({ loc_id: "DOOR-1", loc_type: "Receiving", status: "Blocked Out" }),
+      location({ loc_id: "DOOR-2", loc_type: "Receiving" }),
+      location({ loc_id: "S-01" })
+    ]
+    const lines = [
+      receipt({ line: 1, qty: 1, loc_id: "DOOR-1" }),
+      receipt({ line: 1, qty: 1, loc_id: "DOOR-2" }),
+      receipt({ line: 1, qty: 1, loc_id: "S-01" }),
+      // An unmanaged location other than the site's receiving location is no receiving location.
+      receipt({ line: 1, qty: 1, loc_id: "FLOOR" }),
+      receipt({ line: 1, qty: 1 })
+    ]
+    return Effect.gen(function*() {
+      const { result } = yield* withReceiving(
+        log,
+        Option.some(preAdvice()),
+        (receiving) => receiving.receive(siteActor, "PA-1", { lines, putaway: true }),
+        { managed }
+      )
+      assert.deepStrictEqual(result, Option.some({ tasks: [101, 102], unplaced: [{ content_id: 40, qty: 1 }] }))
+      assert.deepStrictEqual(
+        log.argsOf("MovementTaskRepository.insert")[0][0].map((t: NewMovementTask) => [t.content_id, t.to_loc_id]),
+        [[41, "S-01"], [44, "S-01"]]
+      )
+    })
+  })
 })

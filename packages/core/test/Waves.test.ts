@@ -296,7 +296,9 @@ describe("Waves", () => {
         tag_id: c.tag_id,
         order_id: "SO-1",
         line_id: 1,
-        notes: "Wave 5"
+        notes: "Wave 5",
+        from_content_id: null,
+        reason_code: null
       }))]])
       assert.deepStrictEqual(log.argsOf("InventoryRepository.changeAllocation"), [[new Map([[22, 4], [21, 2]])]])
       // SO-2 found no stock: it stays Released.

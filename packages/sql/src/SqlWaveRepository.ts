@@ -6,7 +6,9 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import {
   type ClaimRow,
   type ClaimsetRow,
+  letsStockOut,
   type LineToAllocate,
+  type LocationStatus,
   type OrderToAllocate,
   type StatusId,
   type StockToAllocate,
@@ -17,7 +19,9 @@ import {
 import type { CandidateOrder, WaveOrderRow } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
+import { inTexts } from "./Dialect.js"
 import { byBytes, lockClause, visibleIn } from "./Fragments.js"
+import * as Prepared from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
 interface WaveRow extends Omit<StoredWave, "autostart"> {
@@ -63,6 +67,7 @@ export const layer = Layer.effect(
   WaveRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const prepared = yield* Prepared.Prepared
     const forUpdate = lockClause(sql, "update")
     const bulkInsert = makeBulkInsert(sql)
     const forUpdateOfOrders = sql.onDialectOrElse({
@@ -75,6 +80,16 @@ export const layer = Layer.effect(
       pg: () => sql.literal("FOR NO KEY UPDATE"),
       orElse: () => sql.literal("")
     })
+
+    // The managed locations among the stock's, locked for share in `loc_id` order on PostgreSQL, so a
+    // status change waits for the start. The ids go as one parameter whatever their number; a site
+    // without locations answers at once (an uncorrelated EXISTS is evaluated once, before any scan).
+    const locationIn = inTexts(sql, "loc_id")
+    const lockLocations = prepared.prepare<{ loc_id: string; status: LocationStatus }>(
+      `SELECT loc_id, status FROM locations
+        WHERE site_id = ? AND ${locationIn.text} AND EXISTS (SELECT 1 FROM locations WHERE site_id = ?)
+        ORDER BY loc_id ${sql.onDialectOrElse({ pg: () => "COLLATE \"C\" FOR SHARE", orElse: () => "" })}`
+    )
 
     const inIds = <A>(
       ids: ReadonlyArray<A>,
@@ -181,7 +196,18 @@ export const layer = Layer.effect(
                 ORDER BY content_id ${forUpdate}`)
             )
           }
-          return stock
+          if (stock.length === 0) return stock
+          // After the contents, as every writer locks them: stock at a location that lets no stock out
+          // (blocked out, blocked, being counted) is not allocatable.
+          const locations = yield* lockLocations([
+            siteId,
+            locationIn.bind([...new Set(stock.map((content) => content.loc_id))]),
+            siteId
+          ])
+          const closed = new Set(
+            locations.filter((location) => !letsStockOut(location.status)).map((location) => location.loc_id)
+          )
+          return closed.size === 0 ? stock : stock.filter((content) => !closed.has(content.loc_id))
         })),
       defaultDock: (siteId) =>
         query(

@@ -10,6 +10,8 @@ import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
 import * as SqlEventPublisher from "./SqlEventPublisher.js"
 import * as SqlIdempotencyRepository from "./SqlIdempotencyRepository.js"
 import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
+import * as SqlLocationRepository from "./SqlLocationRepository.js"
+import * as SqlMovementTaskRepository from "./SqlMovementTaskRepository.js"
 import * as SqlOrderRepository from "./SqlOrderRepository.js"
 import * as SqlPartnerRepository from "./SqlPartnerRepository.js"
 import * as SqlPickingRepository from "./SqlPickingRepository.js"
@@ -17,6 +19,7 @@ import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
+import * as SqlSiteSettingsRepository from "./SqlSiteSettingsRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
 import * as SqlSkuRepository from "./SqlSkuRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
@@ -46,5 +49,8 @@ export const repositories = Layer.mergeAll(
   SqlPickingRepository.layer,
   SqlEventPublisher.layer,
   SqlWebhookRepository.layer,
-  SqlIdempotencyRepository.layer
+  SqlIdempotencyRepository.layer,
+  SqlLocationRepository.layer,
+  SqlMovementTaskRepository.layer,
+  SqlSiteSettingsRepository.layer
 )

@@ -75,3 +75,15 @@ export class LastActiveAdmin extends Schema.TaggedError<LastActiveAdmin>()("Last
     return `User ${this.userId} is the last active admin`
   }
 }
+
+/** 404: no site with this id. */
+export class SiteNotFound extends Schema.TaggedError<SiteNotFound>()("SiteNotFound", {
+  siteId: Schema.String
+}) {
+  get category() {
+    return "NotFound" as const
+  }
+  override get message() {
+    return `Site with id ${this.siteId} not found`
+  }
+}

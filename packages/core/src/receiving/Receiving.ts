@@ -2,10 +2,18 @@
  * Receiving (extension): stock arrives against a pre-advice. Each received line becomes a stock
  * content with a Receipt transaction, raises the line's `qty_received`, and moves the pre-advice
  * to In Receipt or Received, raising `preadvice_received` with the pre-advice as `GET
- * /preadvices/:id` shows it. One transaction per call.
+ * /preadvices/:id` shows it. A managed location takes a receipt only when its status lets stock
+ * in. With putaway (asked for, or the site's `putaway_on_receipt`), the stock received at a
+ * receiving location gets its putaway tasks in the same transaction. One transaction per call.
  */
 import { Clock, Effect, Option, Schema } from "effect"
+import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
+import { LocationStatusRefuses } from "../locations/Errors.js"
+import { letsStockOut, type LocationWithOccupancy, takesStockIn } from "../locations/Location.js"
+import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
+import type { PutawayReport } from "../movement/MovementTask.js"
+import { atReceiving, makeTasking } from "../movement/Tasking.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.js"
@@ -13,7 +21,7 @@ import { Status } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import { defaultExpiry } from "../stock/Inventory.js"
-import { InventoryRepository } from "../stock/InventoryRepository.js"
+import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import { PreAdviceNotFound, PreAdviceNothingToReceive } from "./Errors.js"
 import { PreAdvices } from "./PreAdvices.js"
@@ -36,9 +44,13 @@ export const ReceiptLine = Schema.Struct({
 })
 export type ReceiptLine = typeof ReceiptLine.Type
 
-/** The body of `POST /preadvices/:id/receive`; without `lines` every line is received in full. */
+/**
+ * The body of `POST /preadvices/:id/receive`; without `lines` every line is received in full;
+ * without `putaway` (or null) the site's `putaway_on_receipt` says whether putaway tasks are made.
+ */
 export const ReceiptRequest = Schema.Struct({
-  lines: Schema.optionalWith(Schema.NullOr(Schema.Array(ReceiptLine)), { default: () => null })
+  lines: Schema.optionalWith(Schema.NullOr(Schema.Array(ReceiptLine)), { default: () => null }),
+  putaway: Schema.optionalWith(Schema.NullOr(Schema.Boolean), { default: () => null })
 })
 export type ReceiptRequest = typeof ReceiptRequest.Type
 
@@ -63,6 +75,9 @@ export const receiptStatus = (lines: ReadonlyArray<Pick<LineToReceive, "qty" | "
 export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving", {
   effect: Effect.gen(function*() {
     const receipts = yield* ReceivingRepository
+    const locations = yield* LocationRepository
+    const settings = yield* SiteSettingsRepository
+    const tasking = yield* makeTasking
     const inventory = yield* InventoryRepository
     const skus = yield* SkuRepository
     const preAdvices = yield* PreAdvices
@@ -89,6 +104,33 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         }
       })
 
+    /**
+     * Makes the putaway tasks of the contents received at a receiving location. Stock at one that
+     * lets no stock out stays there untasked, reported as unplaced like stock that finds no room.
+     */
+    const putAway = Effect.fnUntraced(function*(
+      actor: Actor,
+      contents: ReadonlyArray<Content>,
+      managed: ReadonlyArray<LocationWithOccupancy>,
+      receivingLocation: string
+    ) {
+      const locationOf = (c: Content) => Option.fromNullable(managed.find((l) => l.loc_id === c.loc_id))
+      const atReceivingLocation = contents.filter((c) => atReceiving(c.loc_id, locationOf(c), receivingLocation))
+      const movable = atReceivingLocation.filter((c) =>
+        Option.match(locationOf(c), { onNone: () => true, onSome: (l) => letsStockOut(l.status) })
+      )
+      const run = yield* tasking.planPutaways(actor.scope.site_id, movable)
+      const tasks = yield* tasking.open(actor, run.tasks)
+      const held = atReceivingLocation.filter((c) => !movable.includes(c)).map((c) => ({
+        content_id: c.content_id,
+        qty: c.qty
+      }))
+      return {
+        tasks: tasks.map((task) => task.id),
+        unplaced: [...run.unplaced, ...held].sort((a, b) => a.content_id - b.content_id)
+      } satisfies PutawayReport
+    })
+
     const receive = Effect.fnUntraced(function*(actor: Actor, preAdviceId: string, request: ReceiptRequest) {
       const found = yield* receipts.lockPreAdvice(actor.scope, preAdviceId)
       if (Option.isNone(found)) return yield* new PreAdviceNotFound({ preAdviceId })
@@ -97,10 +139,24 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
       if (requested.length === 0) return yield* new PreAdviceNothingToReceive({ preAdviceId })
       yield* checkLines(preAdvice, requested, request.lines !== null)
 
+      const putaway = request.putaway ?? (yield* settings.get(actor.scope.site_id)).putaway_on_receipt
+      const receivingLocation = yield* receipts.receivingLocation(actor.scope.site_id)
+      // Locked for update with putaway: the planner locks its candidates so, and a share lock would
+      // have to be raised to one, which two receipts could each wait for.
+      const managed = yield* locations.lockMany(
+        actor.scope.site_id,
+        [...new Set(requested.map((r) => r.loc_id ?? receivingLocation))].sort(),
+        putaway ? "update" : "share"
+      )
+      const refusing = managed.find((l) => !takesStockIn(l.status))
+      if (refusing !== undefined) {
+        return yield* new LocationStatusRefuses({ locId: refusing.loc_id, status: refusing.status })
+      }
+
       const now = yield* Clock.currentTimeMillis
       const createdAt = new Date(now).toISOString()
-      const receivingLocation = yield* receipts.receivingLocation(actor.scope.site_id)
       const received = new Map(preAdvice.lines.map((l) => [l.line, l.qty_received]))
+      const contents: Array<Content> = []
       for (const receipt of requested) {
         const line = preAdvice.lines.find((l) => l.line === receipt.line)!
         const sku = yield* skus.find(actor.scope.site_id, line.sku_id)
@@ -118,6 +174,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
           created_at: createdAt
         }
         const contentId = yield* inventory.insertContent(content)
+        contents.push({ ...content, content_id: contentId })
         yield* inventory.appendTransaction(Ledger.entry("Receipt", { ...content, content_id: contentId }, {
           qty: receipt.qty,
           from: content.loc_id,
@@ -128,6 +185,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
         received.set(line.line, received.get(line.line)! + receipt.qty)
       }
+      const report = putaway ? Option.some(yield* putAway(actor, contents, managed, receivingLocation)) : Option.none()
       const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
       if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)
       if (status === Status.Received) {
@@ -138,6 +196,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
           data: yield* preAdvices.get(actor, preAdviceId)
         })
       }
+      return report
     }, atomically)
 
     return { receive } as const

@@ -1,8 +1,13 @@
 /**
  * Inventory: the stock overview, the transaction ledger, lost-and-found items, and stock
- * adjustments (extension) so stock can be corrected without a pre-advice.
+ * adjustments (extension) so stock can be corrected without a pre-advice. An adjustment at a
+ * managed location obeys its status (stock in for a positive one, out for a negative one), never
+ * its capacity: it records a fact.
  */
 import { Clock, Effect, Option, Schema } from "effect"
+import { LocationStatusRefuses } from "../locations/Errors.js"
+import { letsStockOut, takesStockIn } from "../locations/Location.js"
+import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { invalidField } from "../shared/Errors.js"
 import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZone } from "../shared/Formats.js"
@@ -93,6 +98,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
   effect: Effect.gen(function*() {
     const repository = yield* InventoryRepository
     const skus = yield* SkuRepository
+    const locations = yield* LocationRepository
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
 
@@ -173,12 +179,15 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       return toLostAndFound(found.value)
     })
 
-    /** The content an adjustment names, locked; a positive one may create it at its key. */
+    /**
+     * The content an adjustment names, locked; a positive one may name a key where none is yet,
+     * and gets a new content, `stored` once its location's status lets the adjustment through.
+     */
     const contentToAdjust = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
       if (request.content_id !== null) {
         const found = yield* repository.lockContent(actor.scope, request.content_id)
         if (Option.isNone(found)) return yield* new ContentNotFound({ contentId: request.content_id })
-        return found.value
+        return { stored: true, content: found.value } as const
       }
       if (request.sku_id === null) return yield* invalidField("sku_id", "is required when content_id is absent")
       if (request.loc_id === null) return yield* invalidField("loc_id", "is required when content_id is absent")
@@ -199,7 +208,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
         tag_id: request.tag_id,
         expiry_date: expiryDate
       })
-      if (Option.isSome(found)) return found.value
+      if (Option.isSome(found)) return { stored: true, content: found.value } as const
       if (request.qty < 0) {
         return yield* invalidField(
           request.tag_id === null ? "tag_id" : "content_id",
@@ -217,11 +226,27 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
         qty_tasked_from: 0,
         created_at: new Date(now).toISOString()
       }
-      return { ...fresh, content_id: yield* repository.insertContent(fresh) }
+      return { stored: false, content: fresh } as const
+    })
+
+    /**
+     * Refuses a change at a managed location whose status keeps stock out (a positive adjustment)
+     * or in (a negative one). The share lock makes a status change wait for the adjustment.
+     */
+    const checkStatus = Effect.fnUntraced(function*(actor: Actor, locId: string, delta: number) {
+      const [location] = yield* locations.lockMany(actor.scope.site_id, [locId], "share")
+      if (location === undefined) return
+      if (delta > 0 ? !takesStockIn(location.status) : !letsStockOut(location.status)) {
+        return yield* new LocationStatusRefuses({ locId, status: location.status })
+      }
     })
 
     const adjustStock = Effect.fnUntraced(function*(actor: Actor, request: AdjustmentRequest) {
-      const target = yield* contentToAdjust(actor, request)
+      const found = yield* contentToAdjust(actor, request)
+      yield* checkStatus(actor, found.content.loc_id, request.qty)
+      const target = found.stored
+        ? found.content
+        : { ...found.content, content_id: yield* repository.insertContent(found.content) }
       const next = yield* adjust(target, request.qty)
       if (next.qty > maxQuantity) {
         return yield* new ContentFull({ contentId: target.content_id, max: maxQuantity })

@@ -15,6 +15,9 @@ import {
   Client,
   ClientId,
   InventoryRepository,
+  LocationRepository,
+  MovementTaskRepository,
+  type NewMovementTask,
   OrderRepository,
   type Owner,
   type PartnerInput,
@@ -26,6 +29,7 @@ import {
   SiteRepository,
   type Sku,
   SkuRepository,
+  type StoredLocation,
   type StoredWave,
   Transactor,
   WaveRepository
@@ -224,6 +228,57 @@ export const insertContent = (
       qty_tasked_from: 0,
       created_at: fields.created_at ?? "2030-01-01T08:00:00.000Z"
     }))
+
+/** A location of the site: an Active Storage location without zone, capacity or client unless told. */
+export const locationOf = (siteId: SiteId, locId: string, fields: Partial<StoredLocation> = {}): StoredLocation => ({
+  site_id: siteId,
+  loc_id: locId,
+  description: null,
+  loc_type: "Storage",
+  zone: null,
+  sequence: 0,
+  max_tags: null,
+  max_weight: null,
+  max_volume: null,
+  status: "Active",
+  client_id: null,
+  ...fields
+})
+
+/** Writes locations of the site, each as `locationOf` makes it with `fields`. */
+export const insertLocations = (siteId: SiteId, locIds: ReadonlyArray<string>, fields: Partial<StoredLocation> = {}) =>
+  Effect.flatMap(
+    LocationRepository,
+    (locations) =>
+      Effect.forEach(
+        locIds,
+        (locId) =>
+          Effect.map(locations.insert(locationOf(siteId, locId, fields)), (inserted) => assert.isTrue(inserted))
+      )
+  )
+
+/** An Open Move task of the owner's content from `A-01` to `B-01` unless told. */
+export const taskOf = (owner: Owner, contentId: number, fields: Partial<NewMovementTask> = {}): NewMovementTask => ({
+  site_id: owner.site_id,
+  client_id: owner.client_id,
+  task_type: "Move",
+  status_id: 1,
+  content_id: contentId,
+  sku_id: "A",
+  tag_id: "T1",
+  qty: 1,
+  from_loc_id: "A-01",
+  to_loc_id: "B-01",
+  final_loc_id: "B-01",
+  created_by: "tester",
+  reason: null,
+  created_at: "2030-01-01T10:00:00.000Z",
+  ...fields
+})
+
+/** Writes movement tasks; yields their ids. */
+export const insertTasks = (tasks: ReadonlyArray<NewMovementTask>) =>
+  Effect.flatMap(MovementTaskRepository, (repository) => repository.insert(tasks))
 
 /** Writes a wave of the owner (Released unless told, taking every order, per order); yields its id. */
 export const insertWave = (owner: Owner, fields: Partial<Omit<StoredWave, "id" | "site_id" | "client_id">> = {}) =>

@@ -33,6 +33,8 @@ const entryOf = (content: EntryContent, fields: {
   readonly order_id?: string | null
   readonly line_id?: number | null
   readonly notes?: string | null
+  readonly from_content_id?: number | null
+  readonly reason_code?: string | null
 }): Omit<LedgerEntry, "id"> => ({
   site_id: content.site_id,
   client_id: content.client_id,
@@ -296,13 +298,14 @@ onEachStore("InventoryRepository", (it) => {
       const ofSite = yield* insertContent(t.site.owner, { sku_id: "B", qty: 5 })
       const clientContent = { content_id: ofClient, ...t.client1.owner, sku_id: "A", loc_id: "A-01", tag_id: "T1" }
       const siteContent = { content_id: ofSite, ...t.site.owner, sku_id: "B", loc_id: "A-01", tag_id: "T1" }
-      const receipt = entryOf(clientContent, { transaction_type: "Receipt", qty: 5, notes: "" })
+      const receipt = entryOf(clientContent, { transaction_type: "Receipt", qty: 5, notes: "", reason_code: "" })
       const id = yield* inventory.appendTransaction(receipt)
       assert.strictEqual(typeof id, "number")
       const many = [
         entryOf(siteContent, { transaction_type: "Receipt", qty: 5 }),
         entryOf(clientContent, { transaction_type: "Allocate", qty: 2147483647, order_id: "O-1", line_id: 2147483647 }),
-        entryOf(siteContent, { transaction_type: "Adjustment", qty: -3, notes: "counted" })
+        entryOf(siteContent, { transaction_type: "Adjustment", qty: -3, notes: "counted", reason_code: "DAMAGED" }),
+        entryOf(siteContent, { transaction_type: "Move", qty: 2, from_content_id: ofClient, notes: "Movement task 7" })
       ]
       yield* inventory.appendTransactions(many)
       yield* inventory.appendTransactions([])
@@ -311,6 +314,10 @@ onEachStore("InventoryRepository", (it) => {
       assert.deepStrictEqual(ledger.map(({ id: _, ...entry }) => entry), [receipt, ...many])
       assert.strictEqual(ledger[0].id, id)
       assert.isTrue(ledger.every((entry, i) => i === 0 || entry.id > ledger[i - 1].id))
+      // The movement's source and the correction's reason come back with their own types.
+      assert.strictEqual(ledger[4].from_content_id, ofClient)
+      assert.strictEqual(ledger[3].reason_code, "DAMAGED")
+      assert.deepStrictEqual(yield* inventory.findTransaction(t.site.scope, ledger[4].id), Option.some(ledger[4]))
       assert.deepStrictEqual(yield* inventory.listTransactions(t.client1.scope), [ledger[0], ledger[2]])
       assert.deepStrictEqual(yield* inventory.listTransactions(t.client2.scope), [])
       assert.deepStrictEqual(yield* inventory.findTransaction(t.client1.scope, ledger[2].id), Option.some(ledger[2]))

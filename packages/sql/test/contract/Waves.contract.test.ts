@@ -3,15 +3,24 @@
  * claims a start writes.
  */
 import { assert } from "@effect/vitest"
-import { type ClaimRow, OrderRepository, type Owner, type StatusId, WaveRepository } from "@wms/core"
+import {
+  type ClaimRow,
+  LocationRepository,
+  OrderRepository,
+  type Owner,
+  type StatusId,
+  WaveRepository
+} from "@wms/core"
 import { Effect, Option } from "effect"
 import {
   byCodeUnits,
   insertCarrier,
   insertContent,
+  insertLocations,
   insertOrder,
   insertPartner,
   insertWave,
+  locationOf,
   makeTenants,
   onEachStore,
   waitsForCommit
@@ -306,6 +315,60 @@ onEachStore("WaveRepository", (it) => {
       yield* waitsForCommit(waves.lockClaims({ waveId: wave }), waves.deleteClaims([claim.id]))
       yield* waitsForCommit(waves.lockClaims({ orderRef: other.order }), waves.deleteClaims([other.claim.id]))
       assert.deepStrictEqual([...yield* waves.claims(wave), ...yield* waves.claims(other.wave)], [])
+    }))
+
+  it.effect("lockStock leaves out stock at locations that let no stock out; unmanaged and other sites' locations change nothing", () =>
+    Effect.gen(function*() {
+      const waves = yield* WaveRepository
+      const t = yield* makeTenants
+      const siteId = t.site.owner.site_id
+      const at = (loc_id: string, sku_id = "A") => insertContent(t.site.owner, { sku_id, qty: 5, loc_id })
+      const unmanaged = yield* at("A-01")
+      const active = yield* at("ACTIVE")
+      const blockedIn = yield* at("BLOCKED-IN")
+      yield* at("BLOCKED-OUT")
+      yield* at("BLOCKED")
+      yield* at("COUNTING", "B")
+      // Another site's record of the same id does not gate this site's stock.
+      yield* insertLocations(t.other.owner.site_id, ["A-01"], { status: "Blocked" })
+      const everything = yield* waves.lockStock(siteId, ["A", "B"])
+      assert.strictEqual(everything.length, 6)
+
+      yield* insertLocations(siteId, ["ACTIVE"])
+      yield* insertLocations(siteId, ["BLOCKED-IN"], { status: "Blocked In" })
+      yield* insertLocations(siteId, ["BLOCKED-OUT"], { status: "Blocked Out" })
+      yield* insertLocations(siteId, ["BLOCKED"], { status: "Blocked" })
+      yield* insertLocations(siteId, ["COUNTING"], { status: "Counting", loc_type: "PickFace" })
+      const allocatable = yield* waves.lockStock(siteId, ["A", "B"])
+      assert.deepStrictEqual(allocatable.map((s) => s.content_id), [unmanaged, active, blockedIn])
+      assert.deepStrictEqual(
+        allocatable,
+        everything.filter((s) => allocatable.some((a) => a.content_id === s.content_id))
+      )
+      assert.deepStrictEqual(yield* waves.lockStock(siteId, ["B"]), [])
+    }))
+
+  it.effect("lockStock keeps a status change of the stock's locations out until the start commits", () =>
+    Effect.gen(function*() {
+      const waves = yield* WaveRepository
+      const locations = yield* LocationRepository
+      const t = yield* makeTenants
+      const siteId = t.site.owner.site_id
+      yield* insertContent(t.site.owner, { sku_id: "A", qty: 5, loc_id: "L1" })
+      yield* insertLocations(siteId, ["L1", "L2"])
+      yield* waitsForCommit(
+        waves.lockStock(siteId, ["A"]),
+        locations.update(locationOf(siteId, "L1", { status: "Blocked Out" }))
+      )
+      // The start that comes second sees the status the change committed.
+      const seen = yield* waitsForCommit(
+        Effect.zipRight(
+          locations.find(siteId, "L1", "update"),
+          locations.update(locationOf(siteId, "L1", { status: "Blocked" }))
+        ),
+        waves.lockStock(siteId, ["A"])
+      )
+      assert.deepStrictEqual(seen, [])
     }))
 
   it.effect("sets the statuses of many orders at once, and a wave's", () =>

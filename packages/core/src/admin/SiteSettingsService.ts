@@ -1,0 +1,47 @@
+/**
+ * The settings of a site (warehouse cycle, Decided 4): read and changed by admins only, for any
+ * site. A change writes the fields present and keeps the others.
+ */
+import { Effect, Option, Schema } from "effect"
+import { SiteId } from "../shared/Ids.js"
+import { type Actor, requireAdmin } from "../shared/Tenancy.js"
+import { Transactor } from "../shared/Transactor.js"
+import { SiteNotFound } from "./Errors.js"
+import { SiteRepository } from "./SiteRepository.js"
+import type { SiteSettingsUpdate } from "./SiteSettings.js"
+import { SiteSettingsRepository } from "./SiteSettingsRepository.js"
+
+const decodeSiteId = Schema.decodeUnknownOption(SiteId)
+
+export class SiteSettingsService extends Effect.Service<SiteSettingsService>()("@wms/core/SiteSettingsService", {
+  effect: Effect.gen(function*() {
+    const settings = yield* SiteSettingsRepository
+    const sites = yield* SiteRepository
+    const { atomically } = yield* Transactor
+
+    /** The site of a path id; an id no site can have is as unknown as one none has. */
+    const existingSite = Effect.fnUntraced(function*(siteId: string) {
+      const id = decodeSiteId(siteId)
+      if (Option.isNone(id) || Option.isNone(yield* sites.findSite(id.value))) {
+        return yield* new SiteNotFound({ siteId })
+      }
+      return id.value
+    })
+
+    const get = Effect.fnUntraced(function*(actor: Actor, siteId: string) {
+      yield* requireAdmin(actor)
+      return yield* settings.get(yield* existingSite(siteId))
+    })
+
+    const update = Effect.fnUntraced(function*(actor: Actor, siteId: string, patch: SiteSettingsUpdate) {
+      yield* requireAdmin(actor)
+      yield* atomically(Effect.gen(function*() {
+        const id = yield* existingSite(siteId)
+        const current = yield* settings.get(id)
+        yield* settings.put(id, { putaway_on_receipt: patch.putaway_on_receipt ?? current.putaway_on_receipt })
+      }))
+    })
+
+    return { get, update } as const
+  })
+}) {}

@@ -1,0 +1,88 @@
+/**
+ * Movement tasks on @effect/sql. Closing a task is an UPDATE guarded on its status Open, so a
+ * confirm and a cancel of one task can never both apply.
+ */
+import { SqlClient } from "@effect/sql"
+import { MovementTaskRepository, type StoredMovementTask } from "@wms/core"
+import { Effect, Layer } from "effect"
+import { type BulkInsert, makeBulkInsert } from "./Batches.js"
+import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { first, query, returnsRow, rows } from "./Query.js"
+
+const tasks: BulkInsert = {
+  table: "movement_tasks",
+  columns: [
+    "site_id",
+    "client_id",
+    "task_type",
+    "status_id",
+    "content_id",
+    "sku_id",
+    "tag_id",
+    "qty",
+    "from_loc_id",
+    "to_loc_id",
+    "final_loc_id",
+    "created_by",
+    "reason",
+    "created_at"
+  ],
+  returning: "id"
+}
+
+export const layer = Layer.effect(
+  MovementTaskRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const bulkInsert = makeBulkInsert(sql)
+    const columns = sql.literal(
+      "t.id, t.site_id, t.client_id, t.task_type, t.status_id, t.content_id, t.sku_id, t.tag_id, t.qty, " +
+        "t.from_loc_id, t.to_loc_id, t.final_loc_id, t.created_by, t.reason, t.created_at"
+    )
+
+    return MovementTaskRepository.of({
+      list: (scope, filter, window) =>
+        rows(sql<StoredMovementTask>`SELECT ${columns} FROM movement_tasks t
+          WHERE ${
+          sql.and([
+            visibleIn(sql, scope, "t"),
+            sql`t.status_id = ${filter.status_id}`,
+            ...(filter.task_type === undefined ? [] : [sql`t.task_type = ${filter.task_type}`]),
+            ...(filter.sku_id === undefined ? [] : [sql`t.sku_id = ${filter.sku_id}`]),
+            ...(filter.from_loc_id === undefined ? [] : [sql`t.from_loc_id = ${filter.from_loc_id}`]),
+            ...(filter.to_loc_id === undefined ? [] : [sql`t.to_loc_id = ${filter.to_loc_id}`])
+          ])
+        }
+          ORDER BY t.id ${windowClause(sql, window)}`),
+      find: (scope, taskId, lock) =>
+        first(sql<StoredMovementTask>`SELECT ${columns} FROM movement_tasks t
+          WHERE ${visibleIn(sql, scope, "t")} AND t.id = ${taskId} ${lockClause(sql, lock ? "update" : "none")}`),
+      insert: (newTasks) =>
+        query(
+          bulkInsert<typeof newTasks[number], { id: number }>(tasks, newTasks, (params, task) =>
+            params.push(
+              task.site_id,
+              task.client_id,
+              task.task_type,
+              task.status_id,
+              task.content_id,
+              task.sku_id,
+              task.tag_id,
+              task.qty,
+              task.from_loc_id,
+              task.to_loc_id,
+              task.final_loc_id,
+              task.created_by,
+              task.reason,
+              task.created_at
+            )),
+          // Neither dialect promises RETURNING's order, but a statement numbers its rows in VALUES
+          // order and the chunks run one after another: ascending ids are the tasks' order.
+          (inserted) => inserted.map((row) => row.id).sort((a, b) => a - b)
+        ),
+      close: (taskId, closing) =>
+        returnsRow(sql`UPDATE movement_tasks SET status_id = ${closing.status_id}, to_loc_id = ${closing.to_loc_id},
+          final_loc_id = ${closing.final_loc_id} WHERE id = ${taskId} AND status_id = 1 RETURNING id`)
+    })
+  })
+)
