@@ -203,7 +203,7 @@ const values = () =>
     "### Statuses",
     "",
     "One table serves orders, pre-advices, waves and movement tasks; records show a status as `{id, description}` " +
-      "or its description, or as `status` and `status_id`.",
+    "or its description, or as `status` and `status_id`.",
     "",
     table(
       ["id", "description", "used by"],
@@ -286,9 +286,9 @@ export const apiReference = (intro: string): string => {
         return [
           schema === undefined
             ? `Success: ${status}, no body${located ? "; `Location` is the new record's path, which `GET` reads" : ""}.`
-            : `Success: ${status}${
-              located ? ", the new record; `Location` is its path, which `GET` reads" : ""
-            }. ${reader.shape(schema, "response")}`,
+            : `Success: ${status}${located ? ", the new record; `Location` is its path, which `GET` reads" : ""}. ${
+              reader.shape(schema, "response")
+            }`,
           ""
         ]
       }),

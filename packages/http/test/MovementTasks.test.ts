@@ -192,7 +192,8 @@ for (const [label, server] of serverOnBothStores) {
         // Another site's task is unknown here.
         expectError(yield* t.F.get(`/movement-tasks/${task.id}`), 404, `Movement task with id ${task.id} not found`)
         const badStatus = yield* t.P.get("/movement-tasks?status_id=2")
-        expectError(badStatus, 400, "Invalid field status_id: must be 1 (Open), 20 (Complete) or 21 (Cancelled)")
+        expectStatus(badStatus, 400)
+        assert.match(badStatus.body.message, /^Invalid field status_id: /)
       }))
 
     it.effect("a Move task's source and destination: each refusal is its documented 4xx, and writes nothing", () =>
@@ -228,7 +229,8 @@ for (const [label, server] of serverOnBothStores) {
           [{ content_id: blockedOut.content_id, qty: 1, to_loc_id: "B-1" }, 409, "Location OUT is Blocked Out"]
         ]
         for (const [body, status, message] of cases) {
-          expectError(yield* t.P.post("/movement-tasks", body), status, `${JSON.stringify(body)}: ${message}`)
+          const response = yield* t.P.post("/movement-tasks", body)
+          assert.deepStrictEqual([response.status, response.body], [status, { message }], JSON.stringify(body))
         }
         assert.deepStrictEqual((yield* t.P.get("/movement-tasks")).body, [])
         assert.deepStrictEqual(yield* movements(t.P), [])
@@ -259,7 +261,11 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual((yield* by({ qty: 1, tag_id: "LATE" })).body.tag_id, "LATE")
         const late = yield* contentAt(t.P, "A-1", "LATE")
         expectError(yield* by({ qty: 9 }), 409, `Content ${late.content_id} has 8 available, 9 asked`)
-        expectError(yield* by({ qty: 1, tag_id: "NONE" }), 400, "Invalid field from_loc_id: no stock of SKU MILK at A-1")
+        expectError(
+          yield* by({ qty: 1, tag_id: "NONE" }),
+          400,
+          "Invalid field from_loc_id: no stock of SKU MILK at A-1"
+        )
       }))
 
     it.effect("move-all makes a task per content with stock available, all or nothing", () =>

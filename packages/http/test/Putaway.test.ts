@@ -66,13 +66,15 @@ for (const [label, server] of serverOnBothStores) {
     it.effect("receive with putaway answers 200 with its tasks: full pallets first, the preferred location's zone first", () =>
       Effect.gen(function*() {
         const t = yield* makeTenants
-        expect204(yield* t.P.post("/skus", {
-          sku_id: "JUICE",
-          description: "Apple juice",
-          each_weight: 1,
-          qty_on_full_pallet: 10,
-          preferred_putaway_location: "P-1"
-        }))
+        expect204(
+          yield* t.P.post("/skus", {
+            sku_id: "JUICE",
+            description: "Apple juice",
+            each_weight: 1,
+            qty_on_full_pallet: 10,
+            preferred_putaway_location: "P-1"
+          })
+        )
         for (
           const location of [
             { loc_id: "P-1", loc_type: "Storage", zone: "A", sequence: 5, max_weight: 10 },
@@ -214,7 +216,11 @@ for (const [label, server] of serverOnBothStores) {
           "Invalid field putaway_on_receipt: Expected boolean, actual \"yes\""
         )
         expectError(yield* t.P.get("/sites/NOPE/settings"), 404, "Site with id NOPE not found")
-        expectError(yield* t.P.put("/sites/NOPE/settings", { putaway_on_receipt: true }), 404, "Site with id NOPE not found")
+        expectError(
+          yield* t.P.put("/sites/NOPE/settings", { putaway_on_receipt: true }),
+          404,
+          "Site with id NOPE not found"
+        )
 
         const email = `${unique("clerk")}@example.com`
         expect204(yield* t.P.post("/users", { email, password: "a-long-password", name: "Clerk", site: t.p }))

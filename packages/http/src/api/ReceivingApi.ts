@@ -35,11 +35,12 @@ export class ReceivingApi extends HttpApiGroup.make("receiving")
           "`PreAdvice <id>`) and moves the pre-advice to In Receipt (2) or Received (3). Receiving more than expected or " +
           "an unknown line: 400 naming it; nothing left to receive: 409; a missing pre-advice: 404. A managed " +
           "location that takes no stock in (`Blocked In`, `Blocked`, `Counting`): 409 `Location <loc_id> is " +
-          "<status>`. 204. `putaway` (default: the site setting `putaway_on_receipt`, off unless set) true: in the " +
+          "<status>`. 204, unless `putaway` (default: the site setting `putaway_on_receipt`, off unless set) is true: in the " +
           "same transaction every received content at a receiving location (a managed `Receiving` location, or " +
           "an unmanaged `RECEIVING`) gets putaway tasks as `POST /putaway-tasks` makes them, and the answer is " +
-          "200 `{tasks: [task ids], unplaced: [{content_id, qty}]}`, `unplaced` the stock no location had room " +
-          "for (it stays untasked where it was received; the receipt still succeeds)."
+          "200 `{tasks: [task ids], unplaced: [{content_id, qty}]}`, `unplaced` the stock that got no task (no " +
+          "location had room, or its receiving location lets no stock out): it stays untasked where it was " +
+          "received, and the receipt still succeeds."
       )
   )
   .middleware(Authorization)

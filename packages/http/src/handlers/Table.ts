@@ -122,8 +122,7 @@ export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
           const endpoints: Record<
             string,
             { readonly annotations: Context.Context<never>; readonly successSchema: Schema.Schema.Any }
-          > =
-            WarehouseApi.groups[group].endpoints
+          > = WarehouseApi.groups[group].endpoints
           const createdAt = Context.getOption(endpoints[name]!.annotations, CreatedAt)
           if (Option.isNone(createdAt)) {
             return built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
