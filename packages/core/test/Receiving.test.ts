@@ -443,7 +443,9 @@ describe("Receiving", () => {
       )
       assert.deepStrictEqual(result, Option.some({ tasks: [101, 102], unplaced: [{ content_id: 40, qty: 1 }] }))
       assert.deepStrictEqual(
-        log.argsOf("MovementTaskRepository.insert")[0][0].map((t: NewMovementTask) => [t.content_id, t.to_loc_id]),
+        (log.argsOf("MovementTaskRepository.insert")[0][0] as Array<NewMovementTask>).map((
+          t
+        ) => [t.content_id, t.to_loc_id]),
         [[41, "S-01"], [44, "S-01"]]
       )
     })

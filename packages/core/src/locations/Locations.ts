@@ -98,7 +98,9 @@ export class Locations extends Effect.Service<Locations>()("@wms/core/Locations"
       if (location.status === "Counting") return yield* beingCounted(input.loc_id)
       if (!(yield* repository.insert(location))) return yield* new LocationExists({ locId: input.loc_id })
       // Stock may lie at the id already: a site lists its locations gradually.
-      return toLocationRecord(yield* existing(actor, input.loc_id, "none"))
+      const created = yield* repository.find(actor.scope.site_id, input.loc_id, "none")
+      if (Option.isNone(created)) return yield* Effect.dieMessage(`location ${input.loc_id} is gone after its insert`)
+      return toLocationRecord(created.value)
     }, atomically)
 
     const replace = Effect.fnUntraced(function*(actor: Actor, locId: string, input: LocationUpdate) {

@@ -185,7 +185,9 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
         received.set(line.line, received.get(line.line)! + receipt.qty)
       }
-      const report = putaway ? Option.some(yield* putAway(actor, contents, managed, receivingLocation)) : Option.none()
+      const report: Option.Option<PutawayReport> = putaway
+        ? Option.some(yield* putAway(actor, contents, managed, receivingLocation))
+        : Option.none()
       const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
       if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)
       if (status === Status.Received) {

@@ -1,7 +1,9 @@
 /**
- * The transaction ledger (DECISIONS §5): one entry for every change of stock or allocation, never
- * changed once written, so that it replays to the stock (`Stock.replayQuantities`). Every entry
- * is made by `entry`.
+ * The transaction ledger (DECISIONS §5): one entry for every change of stock, allocation or
+ * movement-task reservation, never changed once written, so that it replays to the stock: `qty`,
+ * `qty_allocated` and `qty_tasked_from` of every content (`Stock.replay`). A movement (Putaway,
+ * Move, Replenish) is one entry on the content that receives the stock, naming the one it leaves
+ * in `from_content_id`. Every entry is made by `entry`.
  */
 import type { Owner } from "../shared/Tenancy.js"
 import type { TransactionType } from "./Stock.js"
