@@ -4,9 +4,7 @@ import type { Table } from "./Table.js"
 
 export const LocationsTable = Effect.map(Effect.all([Locations, MovementTasks]), ([locations, tasks]) => ({
   listLocations: (actor, { urlParams }) => locations.list(actor, urlParams),
-  // The record is read back in the transaction that inserted it: it cannot be missing.
-  createLocation: (actor, { payload }) =>
-    Effect.catchTag(locations.create(actor, payload), "LocationNotFound", Effect.die),
+  createLocation: (actor, { payload }) => locations.create(actor, payload),
   getLocation: (actor, { path }) => locations.get(actor, path.id),
   updateLocation: (actor, { path, payload }) => locations.replace(actor, path.id, payload),
   deleteLocation: (actor, { path }) => locations.remove(actor, path.id),
