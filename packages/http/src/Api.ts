@@ -10,6 +10,7 @@ import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js
 import { InventoryApi } from "./api/InventoryApi.js"
 import { LocationsApi } from "./api/LocationsApi.js"
 import { MovementTasksApi } from "./api/MovementTasksApi.js"
+import { PickFacesApi, ReplenishmentApi } from "./api/PickFacesApi.js"
 import { documentOperations } from "./api/Operations.js"
 import { OrdersApi } from "./api/OrdersApi.js"
 import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
@@ -39,6 +40,8 @@ const declaration = HttpApi.make("warehouse")
   .add(ReceivingApi)
   .add(LocationsApi)
   .add(MovementTasksApi)
+  .add(PickFacesApi)
+  .add(ReplenishmentApi)
   .add(WaveDefinitionsApi)
   .add(WavesApi)
   .add(PickingApi)

@@ -33,6 +33,8 @@ const handlers = Layer.mergeAll(
   toHttpApi("receiving", tables.receiving),
   toHttpApi("locations", tables.locations),
   toHttpApi("movementTasks", tables.movementTasks),
+  toHttpApi("pickFaces", tables.pickFaces),
+  toHttpApi("replenishment", tables.replenishment),
   toHttpApi("waveDefinitions", tables.waveDefinitions),
   toHttpApi("waves", tables.waves),
   toHttpApi("picking", tables.picking),

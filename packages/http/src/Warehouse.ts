@@ -13,9 +13,11 @@ import {
   OrderAllocationsLive,
   Orders,
   Partners,
+  PickFaces,
   Picking,
   PreAdvices,
   Receiving,
+  Replenishment,
   SiteSettingsService,
   SkuGroups,
   Skus,
@@ -65,10 +67,13 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     MovementTasks.Default,
     SiteSettingsService.Default,
     WaveDefinitions.Default,
+    PickFaces.Default,
     Picking.Default,
     Webhooks.Default,
     EventSubscriptions.Default
-  ))
+  )),
+  // Wave starts and picks replenish pick faces in their transactions.
+  Layer.provideMerge(Replenishment.Default)
 )
 
 /**

@@ -27,6 +27,8 @@ import type {
   NewUser,
   OrderLineUpdate,
   OrderUpdate,
+  PickFaceQuery,
+  PickFaceSetting,
   PartnerInput,
   PreAdviceChanges,
   PreAdviceLineChanges,
@@ -34,6 +36,7 @@ import type {
   PreAdvicePage,
   PutawayRequest,
   ReceiptRequest,
+  ReplenishmentRunRequest,
   SiteSettingsUpdate,
   SkuGroupUpdate,
   SkuUpdate,
@@ -96,6 +99,9 @@ const preadvices = of("preadvices")
 const inventory = of("inventory")
 const locations = of("locations")
 const movementTasks = of("movementTasks")
+const pickFaces = of("pickFaces")
+const replenishment = of("replenishment")
+const byFace = (skuId: string, locId: string) => ({ path: { sku_id: skuId, loc_id: locId } })
 const waveDefinitions = of("waveDefinitions")
 const waves = of("waves")
 const picking = of("picking")
@@ -268,6 +274,24 @@ export const methods = {
     cancel: movementTasks("cancelMovementTask", byNumber),
     /** Putaway tasks for a content at a receiving location; resolves to the tasks made. */
     putaway: movementTasks("createPutawayTasks", (payload: Body<typeof PutawayRequest>) => ({ payload }))
+  },
+  pickFaces: {
+    /** The pick-face settings with each face's stock; optional filters `sku_id`, `loc_id`. */
+    list: pickFaces("listPickFaces", (query: PickFaceQuery = {}) => ({ urlParams: query })),
+    get: pickFaces("getPickFace", byFace),
+    /** Upserts `{min_qty, max_qty, replenish_multiple?}` of the SKU at the PickFace location. */
+    put: pickFaces(
+      "putPickFace",
+      (skuId: string, locId: string, payload: Body<typeof PickFaceSetting>) => ({ ...byFace(skuId, locId), payload })
+    ),
+    remove: pickFaces("deletePickFace", byFace)
+  },
+  replenishment: {
+    /** Opens the Replenish tasks the faces (of `sku_id`, or `zone`) need; resolves to `{tasks}`. */
+    run: replenishment(
+      "runReplenishment",
+      (payload: Body<typeof ReplenishmentRunRequest> = {}) => ({ payload })
+    )
   },
   waveDefinitions: {
     list: waveDefinitions("listWaveDefinitions", windowed),
