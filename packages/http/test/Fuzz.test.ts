@@ -160,6 +160,9 @@ for (const [label, server] of serverOnBothStores) {
           expectStatus(yield* main.post("/locations", { loc_id: "B-1", loc_type: "Storage", max_tags: 1 }), 201)
           expectStatus(yield* main.post("/movement-tasks", { content_id: 1, qty: 2, to_loc_id: "B-1" }), 201)
           expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "RECEIVING", qty: 4 }))
+          // A pick face of the SKU, below its min: a replenishment run has work.
+          expectStatus(yield* main.post("/locations", { loc_id: "PF-1", loc_type: "PickFace" }), 201)
+          expect204(yield* main.put("/pick-faces/SKU-1/PF-1", { min_qty: 5, max_qty: 8 }))
           expect204(
             yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 })
           )
@@ -175,6 +178,7 @@ for (const [label, server] of serverOnBothStores) {
             "PA-1",
             "SKU-1",
             "A-1",
+            "PF-1",
             "main",
             otherId,
             "2147483648",
