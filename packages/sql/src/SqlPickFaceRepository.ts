@@ -97,12 +97,20 @@ export const layer = Layer.effect(
           })`,
           toFace
         ),
+      // A site without pick faces reads no claims: a wave start stays as cheap as before faces existed.
       allocatedByWave: (siteId, waveId) =>
-        rows(
-          sql<StoredPickFace>`SELECT ${faceColumns} FROM pick_faces f
-            WHERE f.site_id = ${siteId} AND EXISTS (SELECT 1 FROM claims k
-              WHERE k.wave_id = ${waveId} AND k.sku_id = f.sku_id AND k.from_loc_id = f.loc_id)`,
-          toFace
+        Effect.flatMap(
+          returnsRow(sql`SELECT 1 AS found FROM pick_faces WHERE site_id = ${siteId} LIMIT 1`),
+          (any) =>
+            any
+              ? rows(
+                sql<StoredPickFace>`SELECT ${faceColumns}
+                  FROM (SELECT DISTINCT sku_id, from_loc_id FROM claims WHERE wave_id = ${waveId}) k
+                  JOIN pick_faces f ON f.site_id = ${siteId} AND f.sku_id = k.sku_id AND f.loc_id = k.from_loc_id
+                  ORDER BY f.loc_id ${byBytes(sql)}, f.sku_id ${byBytes(sql)}`,
+                toFace
+              )
+              : Effect.succeed([])
         ),
       ofSku: (siteId, skuId) =>
         rows(
