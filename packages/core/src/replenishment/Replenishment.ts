@@ -49,13 +49,20 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
       const skuIds = [...new Set(candidates.map((face) => face.sku_id))].sort()
       const reserve = yield* pickFaces.lockReserve(siteId, skuIds)
       const faceLocIds = [...new Set(candidates.map((face) => face.loc_id))].sort()
-      const locked = yield* locations.lockMany(
+      const lockedLocations = yield* locations.lockMany(
         siteId,
         [...new Set([...faceLocIds, ...reserve.map((content) => content.loc_id)])].sort(),
         "share"
       )
-      const state = new Map<string, LocationWithOccupancy>(locked.map((location) => [location.loc_id, location]))
+      const state = new Map<string, LocationWithOccupancy>(
+        lockedLocations.map((location) => [location.loc_id, location])
+      )
       const settings = (yield* pickFaces.lockAt(siteId, faceLocIds)).filter((face) => wanted.has(faceKey(face)))
+      if (settings.length === 0) return []
+      // The faces' occupancy again, now that no other decider holds them: one that held them may
+      // have opened tasks to them (of another SKU) since the first read.
+      for (const face of yield* locations.lockMany(siteId, faceLocIds, "share")) state.set(face.loc_id, face)
+      const locked = new Map(reserve.map((content) => [content.content_id, content]))
       // What earlier faces of this call took is no longer available to later ones.
       const current = new Map<number, Content>(
         reserve
@@ -81,7 +88,7 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
           const source = current.get(task.content_id)!
           current.set(source.content_id, { ...source, qty_tasked_from: source.qty_tasked_from + task.qty })
           toOpen.push({
-            source: reserve.find((content) => content.content_id === task.content_id)!,
+            source: locked.get(task.content_id)!,
             task_type: "Replenish",
             qty: task.qty,
             to_loc_id: setting.loc_id,
