@@ -1,0 +1,477 @@
+/**
+ * The invariant checkers, pure: each reads records as the API shows them (or hand-made ones of the
+ * same shape) and returns one line per violation, none when the invariant holds.
+ *
+ * Capacity and occupancy read the whole site (contents, tasks and locations of every client), as
+ * a location's own figures do: give them a snapshot taken by a site-wide actor.
+ */
+import { letsStockOut, type LocationRecord, type LocationStatus } from "../locations/Location.js"
+import type { MovementTaskRecord } from "../movement/MovementTask.js"
+import {
+  available,
+  type ContentQuantities,
+  isValid,
+  replay,
+  replayQuantities,
+  type TransactionType
+} from "../stock/Stock.js"
+import { compareStock } from "../waves/Allocation.js"
+
+/** A content as the inventory overview shows it: what the checkers read. */
+export interface ContentView {
+  readonly content_id: number
+  readonly sku_id: string
+  readonly client_id: string | null
+  readonly qty: number
+  readonly qty_allocated: number
+  readonly qty_tasked_from: number
+  readonly expiry_date: string | null
+  readonly created_datetime: string
+}
+
+/** A content with where it lies and its tag, as the overview shows it: what location checks read. */
+export interface PlacedContentView extends ContentView {
+  readonly loc_id: string
+  readonly tag_id: string
+}
+
+/** A ledger transaction as `GET /inventory/transactions` shows it. */
+export interface TransactionView {
+  readonly content_id: number
+  /** The source of a movement (Putaway, Move, Replenish); absent or null on the other types. */
+  readonly from_content_id?: number | null
+  readonly transaction_type: TransactionType
+  readonly qty: number
+}
+
+/** A transaction with its SKU, owner and destination, as the API shows it: what conservation and capacity read. */
+export interface LedgerRowView extends TransactionView {
+  readonly from_content_id: number | null
+  readonly sku_id: string
+  readonly client_id: string | null
+  readonly to_loc_id: string
+}
+
+/** A claim as `GET /waves/:id/claims` shows it. */
+export interface ClaimView {
+  readonly content_id: number
+  readonly qty: number
+  readonly status: string
+}
+
+/** A movement task as `GET /movement-tasks` shows it. */
+export type MovementTaskView = Pick<
+  MovementTaskRecord,
+  "id" | "content_id" | "quantity" | "status_id" | "sku_id" | "tag_id" | "to_loc_id"
+>
+
+/** A managed location's status, as `GET /locations` shows it. */
+export interface LocationStatusView {
+  readonly loc_id: string
+  readonly status: LocationStatus
+}
+
+/** A managed location as `GET /locations` shows it: its limits and its occupancy figures. */
+export type LocationView = Pick<
+  LocationRecord,
+  | "loc_id"
+  | "status"
+  | "max_tags"
+  | "max_weight"
+  | "max_volume"
+  | "qty_on_hand"
+  | "tags"
+  | "weight"
+  | "volume"
+  | "inbound_qty"
+  | "inbound_tags"
+  | "over_capacity"
+>
+
+/** What a SKU weighs and takes up per unit (null: nothing), as `GET /skus/:id` shows it. */
+export interface SkuMeasuresView {
+  readonly sku_id: string
+  readonly each_weight: number | null
+  readonly each_volume: number | null
+}
+
+const sumBy = <A>(items: Iterable<A>, key: (item: A) => string, value: (item: A) => number) => {
+  const sums = new Map<string, number>()
+  for (const item of items) sums.set(key(item), (sums.get(key(item)) ?? 0) + value(item))
+  return sums
+}
+
+const isOpen = (task: Pick<MovementTaskView, "status_id">) => task.status_id === 1
+
+/** Stock never negative nor over-allocated: `0 ≤ qty_allocated + qty_tasked_from ≤ qty` for every content. */
+export const checkStock = (contents: ReadonlyArray<ContentView>): ReadonlyArray<string> =>
+  contents.filter((c) => !isValid(c) || c.qty < 0).map((c) =>
+    `content ${c.content_id}: qty ${c.qty}, allocated ${c.qty_allocated}, tasked ${c.qty_tasked_from}`
+  )
+
+const showQuantities = (q: ContentQuantities) =>
+  `qty ${q.qty}, allocated ${q.qty_allocated}, tasked ${q.qty_tasked_from}`
+
+const sameQuantities = (a: ContentQuantities, b: ContentQuantities) =>
+  a.qty === b.qty && a.qty_allocated === b.qty_allocated && a.qty_tasked_from === b.qty_tasked_from
+
+const none: ContentQuantities = { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
+
+/**
+ * The ledger replays to the stock (`Stock.replay`): the transactions of each content add up to its
+ * `qty`, `qty_allocated` and `qty_tasked_from`, and a content the ledger names but the list lacks
+ * (the overview leaves out empty ones) replays to nothing. Transactions without a
+ * `from_content_id` field, as callers wrote them before movements existed, are checked as then:
+ * the `qty` of each listed content only.
+ */
+export const checkLedger = (
+  contents: ReadonlyArray<ContentView>,
+  transactions: ReadonlyArray<TransactionView>
+): ReadonlyArray<string> => {
+  if (!transactions.some((t) => "from_content_id" in t)) {
+    const replayed = replayQuantities(transactions)
+    return contents.filter((c) => (replayed.get(c.content_id) ?? 0) !== c.qty).map((c) =>
+      `content ${c.content_id}: qty ${c.qty}, ledger replays to ${replayed.get(c.content_id) ?? 0}`
+    )
+  }
+  const replayed = replay(transactions)
+  const listed = new Set(contents.map((c) => c.content_id))
+  return [
+    ...contents.filter((c) => !sameQuantities(replayed.get(c.content_id) ?? none, c)).map((c) =>
+      `content ${c.content_id}: ${showQuantities(c)}, ledger replays to ${
+        showQuantities(replayed.get(c.content_id) ?? none)
+      }`
+    ),
+    ...[...replayed].filter(([contentId, q]) => !listed.has(contentId) && !sameQuantities(q, none)).map((
+      [contentId, q]
+    ) => `content ${contentId}: not listed (no stock), ledger replays to ${showQuantities(q)}`)
+  ]
+}
+
+/** Every allocated unit is claimed: a content's `qty_allocated` is the sum of its open claims. */
+export const checkClaims = (
+  contents: ReadonlyArray<ContentView>,
+  claims: ReadonlyArray<ClaimView>
+): ReadonlyArray<string> => {
+  const claimed = new Map<number, number>()
+  for (const claim of claims) {
+    if (claim.status === "allocated") claimed.set(claim.content_id, (claimed.get(claim.content_id) ?? 0) + claim.qty)
+  }
+  return contents.filter((c) => (claimed.get(c.content_id) ?? 0) !== c.qty_allocated).map((c) =>
+    `content ${c.content_id}: qty_allocated ${c.qty_allocated}, open claims ${claimed.get(c.content_id) ?? 0}`
+  )
+}
+
+/**
+ * No unit is tasked twice: a content's `qty_tasked_from` is the sum of its Open movement tasks,
+ * and no Open task is on a content the list lacks (one without stock).
+ */
+export const checkTasks = (
+  contents: ReadonlyArray<ContentView>,
+  tasks: ReadonlyArray<MovementTaskView>
+): ReadonlyArray<string> => {
+  const open = tasks.filter(isOpen)
+  const tasked = new Map<number, number>()
+  for (const task of open) tasked.set(task.content_id, (tasked.get(task.content_id) ?? 0) + task.quantity)
+  const listed = new Set(contents.map((c) => c.content_id))
+  return [
+    ...contents.filter((c) => (tasked.get(c.content_id) ?? 0) !== c.qty_tasked_from).map((c) =>
+      `content ${c.content_id}: qty_tasked_from ${c.qty_tasked_from}, open movement tasks ${
+        tasked.get(c.content_id) ?? 0
+      }`
+    ),
+    ...open.filter((task) => !listed.has(task.content_id)).map((task) =>
+      `movement task ${task.id} is Open on content ${task.content_id}, which holds no stock`
+    )
+  ]
+}
+
+// How a transaction changes the stock of its SKU and client: movements only carry it around.
+const stockChange = (t: TransactionView): number => {
+  switch (t.transaction_type) {
+    case "Receipt":
+    case "Adjustment":
+      return t.qty
+    case "Pick":
+    case "Lost":
+      return -t.qty
+    default:
+      return 0
+  }
+}
+
+const isMovement = (type: TransactionType) => type === "Putaway" || type === "Move" || type === "Replenish"
+
+/**
+ * Stock is conserved: for every SKU and client, the `qty` on hand is what receipts and
+ * adjustments brought less what picks and losses took; and every movement (Putaway, Move,
+ * Replenish) names its source, which is of the same SKU and client (and expiry, when both are
+ * listed), so movements net to zero.
+ */
+export const checkConservation = (
+  contents: ReadonlyArray<ContentView>,
+  transactions: ReadonlyArray<LedgerRowView>
+): ReadonlyArray<string> => {
+  const key = (row: { readonly sku_id: string; readonly client_id: string | null }) =>
+    `${row.sku_id} of ${row.client_id ?? "the site"}`
+  const onHand = sumBy(contents, key, (c) => c.qty)
+  const booked = sumBy(transactions, key, stockChange)
+  const violations = [...new Set([...onHand.keys(), ...booked.keys()])]
+    .filter((k) => (onHand.get(k) ?? 0) !== (booked.get(k) ?? 0))
+    .map((k) => `SKU ${k}: ${onHand.get(k) ?? 0} on hand, the ledger brought in ${booked.get(k) ?? 0} net`)
+  const ownerOf = new Map(transactions.map((t) => [t.content_id, key(t)]))
+  const byId = new Map(contents.map((c) => [c.content_id, c]))
+  for (const t of transactions.filter((row) => isMovement(row.transaction_type))) {
+    const movement = `${t.transaction_type} of ${t.qty} into content ${t.content_id}`
+    if (t.from_content_id === null) {
+      violations.push(`${movement} names no source`)
+      continue
+    }
+    const source = ownerOf.get(t.from_content_id)
+    if (source !== key(t)) violations.push(`${movement} takes it from content ${t.from_content_id}, ${source}`)
+    const from = byId.get(t.from_content_id)
+    const to = byId.get(t.content_id)
+    if (from !== undefined && to !== undefined && from.expiry_date !== to.expiry_date) {
+      violations.push(`${movement} changes its expiry from ${from.expiry_date} to ${to.expiry_date}`)
+    }
+  }
+  return violations
+}
+
+// A weight or volume that fills a limit exactly is within it, whatever the last bit of a double says.
+const within = (max: number | null, value: number) => max === null || value <= max + Math.abs(max) * 1e-9
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))
+
+/** What the checkers count at a location: on hand (contents with stock) and inbound (Open tasks to it). */
+interface CountedOccupancy {
+  readonly qty_on_hand: number
+  readonly tags: number
+  readonly weight: number
+  readonly volume: number
+  readonly inbound_qty: number
+  readonly inbound_tags: number
+  readonly inbound_weight: number
+  readonly inbound_volume: number
+}
+
+const occupancyOf = (
+  locId: string,
+  contents: ReadonlyArray<PlacedContentView>,
+  tasks: ReadonlyArray<MovementTaskView>,
+  skus: ReadonlyArray<SkuMeasuresView>
+): CountedOccupancy => {
+  const measures = new Map(skus.map((sku) => [sku.sku_id, sku]))
+  const weightOf = (skuId: string, qty: number) => qty * (measures.get(skuId)?.each_weight ?? 0)
+  const volumeOf = (skuId: string, qty: number) => qty * (measures.get(skuId)?.each_volume ?? 0)
+  const here = contents.filter((c) => c.loc_id === locId && c.qty > 0)
+  const inbound = tasks.filter((t) => isOpen(t) && t.to_loc_id === locId)
+  const tagsHere = new Set(here.map((c) => c.tag_id))
+  const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
+  return {
+    qty_on_hand: sum(here.map((c) => c.qty)),
+    tags: tagsHere.size,
+    weight: sum(here.map((c) => weightOf(c.sku_id, c.qty))),
+    volume: sum(here.map((c) => volumeOf(c.sku_id, c.qty))),
+    inbound_qty: sum(inbound.map((t) => t.quantity)),
+    inbound_tags: new Set(inbound.map((t) => t.tag_id).filter((tag) => !tagsHere.has(tag))).size,
+    inbound_weight: sum(inbound.map((t) => weightOf(t.sku_id, t.quantity))),
+    inbound_volume: sum(inbound.map((t) => volumeOf(t.sku_id, t.quantity)))
+  }
+}
+
+const exceeded = (location: LocationView, o: CountedOccupancy): ReadonlyArray<string> => [
+  ...(within(location.max_tags, o.tags + o.inbound_tags)
+    ? []
+    : [`${o.tags} + ${o.inbound_tags} inbound tags over ${location.max_tags}`]),
+  ...(within(location.max_weight, o.weight + o.inbound_weight)
+    ? []
+    : [`${o.weight} + ${o.inbound_weight} inbound kg over ${location.max_weight}`]),
+  ...(within(location.max_volume, o.volume + o.inbound_volume)
+    ? []
+    : [`${o.volume} + ${o.inbound_volume} inbound cm³ over ${location.max_volume}`])
+]
+
+/**
+ * Locations where stock arrived as a fact rather than by a task: a receipt, or an adjustment
+ * upwards. Such stock is never refused for room, so only these may be over capacity.
+ */
+export const filledByFacts = (transactions: ReadonlyArray<LedgerRowView>): ReadonlySet<string> =>
+  new Set(
+    transactions
+      .filter((t) => t.transaction_type === "Receipt" || (t.transaction_type === "Adjustment" && t.qty > 0))
+      .map((t) => t.to_loc_id)
+  )
+
+/**
+ * Tasks never overfill a location (P-L1): at every managed location with a limit, the distinct
+ * tags on hand plus those inbound and not on hand stay within `max_tags`, and the weight and
+ * volume on hand plus inbound (by the SKUs' `each_weight` and `each_volume`) within `max_weight`
+ * and `max_volume`. Counted from the contents and Open tasks, not from the location's own figures.
+ *
+ * Receipts and adjustments are facts and never refused for room: a location any of them brought
+ * stock to (`filledByFacts`) is left out from then on, whether or not it went over. The limits
+ * are taken as they are now: lowering one below what is there is not an overfill this can tell.
+ */
+export const checkCapacity = (
+  locations: ReadonlyArray<LocationView>,
+  contents: ReadonlyArray<PlacedContentView>,
+  tasks: ReadonlyArray<MovementTaskView>,
+  skus: ReadonlyArray<SkuMeasuresView>,
+  transactions: ReadonlyArray<LedgerRowView>
+): ReadonlyArray<string> => {
+  const facts = filledByFacts(transactions)
+  return locations
+    .filter((l) => (l.max_tags !== null || l.max_weight !== null || l.max_volume !== null) && !facts.has(l.loc_id))
+    .flatMap((l) =>
+      exceeded(l, occupancyOf(l.loc_id, contents, tasks, skus)).map((over) => `location ${l.loc_id}: ${over}`)
+    )
+}
+
+/**
+ * A location shows what is at it and on its way: `qty_on_hand`, `tags`, `weight`, `volume`,
+ * `inbound_qty`, `inbound_tags` and `over_capacity` agree with the contents and Open tasks.
+ */
+export const checkOccupancy = (
+  locations: ReadonlyArray<LocationView>,
+  contents: ReadonlyArray<PlacedContentView>,
+  tasks: ReadonlyArray<MovementTaskView>,
+  skus: ReadonlyArray<SkuMeasuresView>
+): ReadonlyArray<string> =>
+  locations.flatMap((l) => {
+    const o = occupancyOf(l.loc_id, contents, tasks, skus)
+    const counts = (["qty_on_hand", "tags", "inbound_qty", "inbound_tags"] as const)
+      .filter((field) => l[field] !== o[field])
+      .map((field) => `location ${l.loc_id}: ${field} ${l[field]}, counted ${o[field]}`)
+    const measures = (["weight", "volume"] as const)
+      .filter((field) => !near(l[field], o[field]))
+      .map((field) => `location ${l.loc_id}: ${field} ${l[field]}, counted ${o[field]}`)
+    const over = exceeded(l, o).length > 0
+    return [
+      ...counts,
+      ...measures,
+      ...(l.over_capacity === over ? [] : [`location ${l.loc_id}: over_capacity ${l.over_capacity}, counted ${over}`])
+    ]
+  })
+
+const asStock = (c: ContentView) => ({
+  ...c,
+  loc_id: "",
+  tag_id: "",
+  created_at: c.created_datetime
+})
+
+/** Where a content lies lets its stock out: unmanaged, or managed with a status that does. */
+const outgoing = (locations: ReadonlyArray<LocationStatusView>) => {
+  const statuses = new Map(locations.map((l) => [l.loc_id, l.status]))
+  return (content: { readonly loc_id?: string }) => {
+    const status = content.loc_id === undefined ? undefined : statuses.get(content.loc_id)
+    return status === undefined || letsStockOut(status)
+  }
+}
+
+/**
+ * First expiry first out, checked right after a wave start: for every content the start claimed,
+ * each unexpired content of the same SKU and client that comes first (earlier expiry, no expiry
+ * last, then older, then lower id) has nothing available left. With `locations`, contents at a
+ * location that lets no stock out are not candidates (they are not allocatable).
+ */
+export const checkFefo = (
+  contents: ReadonlyArray<ContentView & { readonly loc_id?: string }>,
+  claimed: ReadonlyArray<ClaimView>,
+  today: string,
+  locations: ReadonlyArray<LocationStatusView> = []
+): ReadonlyArray<string> => {
+  const allocatable = outgoing(locations)
+  const violations: Array<string> = []
+  for (const contentId of new Set(claimed.map((claim) => claim.content_id))) {
+    const taken = contents.find((c) => c.content_id === contentId)
+    if (taken === undefined) continue
+    for (const other of contents) {
+      if (other.sku_id !== taken.sku_id || other.client_id !== taken.client_id) continue
+      if (other.expiry_date !== null && other.expiry_date < today) continue
+      if (!allocatable(other)) continue
+      if (compareStock(asStock(other), asStock(taken)) < 0 && available(other) > 0) {
+        violations.push(`content ${contentId} was claimed while content ${other.content_id} comes first and has stock`)
+      }
+    }
+  }
+  return violations
+}
+
+/**
+ * Checked right after a wave start, with its claims: none is on a content at a managed location
+ * whose status lets no stock out (`Blocked Out`, `Blocked`, `Counting`).
+ */
+export const checkBlockedAllocation = (
+  contents: ReadonlyArray<PlacedContentView>,
+  claimed: ReadonlyArray<ClaimView>,
+  locations: ReadonlyArray<LocationStatusView>
+): ReadonlyArray<string> => {
+  const allocatable = outgoing(locations)
+  const byId = new Map(contents.map((c) => [c.content_id, c]))
+  const statuses = new Map(locations.map((l) => [l.loc_id, l.status]))
+  return claimed.flatMap((claim) => {
+    const content = byId.get(claim.content_id)
+    return content === undefined || allocatable(content)
+      ? []
+      : [`content ${claim.content_id} was claimed at ${content.loc_id}, which is ${statuses.get(content.loc_id)}`]
+  })
+}
+
+/**
+ * A wave start allocates only available stock, never tasked stock: comparing the contents before
+ * and after it, no content's `qty_allocated` rose by more than it had available, and no
+ * `qty_tasked_from` changed.
+ */
+export const checkUntaskedAllocation = (
+  before: ReadonlyArray<ContentView>,
+  after: ReadonlyArray<ContentView>
+): ReadonlyArray<string> => {
+  const earlier = new Map(before.map((c) => [c.content_id, c]))
+  return after.flatMap((c) => {
+    const was = earlier.get(c.content_id) ?? { ...c, qty_allocated: 0, qty_tasked_from: 0, qty: 0 }
+    const allocated = c.qty_allocated - was.qty_allocated
+    return [
+      ...(allocated > available(was)
+        ? [`content ${c.content_id}: ${allocated} allocated by the start, ${available(was)} was available`]
+        : []),
+      ...(c.qty_tasked_from === was.qty_tasked_from
+        ? []
+        : [`content ${c.content_id}: the start changed qty_tasked_from ${was.qty_tasked_from} to ${c.qty_tasked_from}`])
+    ]
+  })
+}
+
+/** The records the invariants are checked on, before movement tasks and locations existed. */
+export interface InvariantState {
+  readonly contents: ReadonlyArray<ContentView>
+  readonly transactions: ReadonlyArray<TransactionView>
+  readonly claims: ReadonlyArray<ClaimView>
+}
+
+/** A site as its API shows it (`snapshot`): stock, ledger, claims, movement tasks of every status, locations and SKUs. */
+export interface WarehouseSnapshot extends InvariantState {
+  readonly contents: ReadonlyArray<PlacedContentView>
+  readonly transactions: ReadonlyArray<LedgerRowView>
+  readonly tasks: ReadonlyArray<MovementTaskView>
+  readonly locations: ReadonlyArray<LocationView>
+  readonly skus: ReadonlyArray<SkuMeasuresView>
+}
+
+/**
+ * Every invariant violation of a state: stock, ledger and claims; with tasks and locations (a
+ * `WarehouseSnapshot`), also tasks, conservation, capacity and occupancy.
+ */
+export const checkInvariants = (state: InvariantState | WarehouseSnapshot): ReadonlyArray<string> => [
+  ...checkStock(state.contents),
+  ...checkLedger(state.contents, state.transactions),
+  ...checkClaims(state.contents, state.claims),
+  ...("tasks" in state
+    ? [
+      ...checkTasks(state.contents, state.tasks),
+      ...checkConservation(state.contents, state.transactions),
+      ...checkCapacity(state.locations, state.contents, state.tasks, state.skus, state.transactions),
+      ...checkOccupancy(state.locations, state.contents, state.tasks, state.skus)
+    ]
+    : [])
+]
