@@ -218,12 +218,13 @@ export type OpKind = Op["_tag"]
 
 /** Bounds of `arbOps`. */
 export interface ArbOpsOptions {
+  readonly minLength?: number
   readonly maxLength?: number
   readonly maxQty?: number
   /**
    * How often each kind comes, relative to the others (0: never). Kinds not named keep their
-   * default weight: 1, 2 for receipts, orders, wave starts and picks, 3 for moves and their
-   * confirms.
+   * default weight: 3 for wave starts, picks, moves and their confirms (each needs something
+   * made before it), 2 for receipts, orders, new waves and putaway, 1 for the others.
    */
   readonly weights?: Partial<Record<OpKind, number>>
 }
@@ -232,10 +233,10 @@ const defaultWeights: Record<OpKind, number> = {
   Receive: 2,
   Adjust: 1,
   AddOrder: 2,
-  CreateWave: 1,
-  StartWave: 2,
+  CreateWave: 2,
+  StartWave: 3,
   DeleteWave: 1,
-  ConfirmTask: 2,
+  ConfirmTask: 3,
   Ship: 1,
   Putaway: 2,
   Move: 3,
@@ -303,5 +304,5 @@ export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<
   const weighted = (Object.keys(kinds) as Array<OpKind>)
     .filter((kind) => weights[kind] > 0)
     .map((kind) => ({ arbitrary: kinds[kind], weight: weights[kind] }))
-  return fc.array(fc.oneof(...weighted), { maxLength: options.maxLength ?? 12 })
+  return fc.array(fc.oneof(...weighted), { minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 12 })
 }
