@@ -15,7 +15,6 @@ import {
   replayQuantities,
   type TransactionType
 } from "../stock/Stock.js"
-import { compareStock } from "../waves/Allocation.js"
 
 /** A content as the inventory overview shows it: what the checkers read. */
 export interface ContentView {
@@ -353,12 +352,18 @@ export const checkOccupancy = (
     ]
   })
 
-const asStock = (c: ContentView) => ({
-  ...c,
-  loc_id: "",
-  tag_id: "",
-  created_at: c.created_datetime
-})
+/**
+ * Whether `a` comes before `b` in FEFO order (`compareStock`: earlier expiry, no expiry last,
+ * then older), as far as the overview shows: its creation times are to the second, and a moved
+ * content keeps its source's, so between two created within the same second neither is known to
+ * come first (the engine's tie-break by content id is for equal instants only).
+ */
+const comesFirst = (a: ContentView, b: ContentView) => {
+  if (a.expiry_date !== b.expiry_date) {
+    return b.expiry_date === null || (a.expiry_date !== null && a.expiry_date < b.expiry_date)
+  }
+  return a.created_datetime < b.created_datetime
+}
 
 /** Where a content lies lets its stock out: unmanaged, or managed with a status that does. */
 const outgoing = (locations: ReadonlyArray<LocationStatusView>) => {
@@ -372,7 +377,7 @@ const outgoing = (locations: ReadonlyArray<LocationStatusView>) => {
 /**
  * First expiry first out, checked right after a wave start: for every content the start claimed,
  * each unexpired content of the same SKU and client that comes first (earlier expiry, no expiry
- * last, then older, then lower id) has nothing available left. With `locations`, contents at a
+ * last, then created in an earlier second) has nothing available left. With `locations`, contents at a
  * location that lets no stock out are not candidates (they are not allocatable).
  */
 export const checkFefo = (
@@ -390,7 +395,7 @@ export const checkFefo = (
       if (other.sku_id !== taken.sku_id || other.client_id !== taken.client_id) continue
       if (other.expiry_date !== null && other.expiry_date < today) continue
       if (!allocatable(other)) continue
-      if (compareStock(asStock(other), asStock(taken)) < 0 && available(other) > 0) {
+      if (comesFirst(other, taken) && available(other) > 0) {
         violations.push(`content ${contentId} was claimed while content ${other.content_id} comes first and has stock`)
       }
     }
