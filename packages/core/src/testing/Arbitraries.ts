@@ -106,8 +106,8 @@ const arbLocations = (maxLocations: number): fc.Arbitrary<ReadonlyArray<Location
 /**
  * Valid warehouse states: up to `maxLocations` managed Storage and Staging locations with small
  * limits (sometimes a managed `RECEIVING` too), at least one SKU (some with a weight, a full
- * pallet quantity or a preferred putaway location), stock at unmanaged and receiving locations,
- * and orders only of those SKUs.
+ * pallet quantity or a preferred putaway location), stock at unmanaged and receiving locations and
+ * at managed ones without limits, and orders only of those SKUs.
  */
 export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<WarehouseState> => {
   const maxQty = options.maxQty ?? 20
@@ -126,10 +126,13 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
       { minLength: 1, maxLength: options.maxSkus ?? 4, selector: (sku) => sku.sku_id }
     ).chain((skus) => {
       const sku = fc.constantFrom(...skus)
+      // Stock is seeded by adjustments, which no limit refuses: only at locations without one.
+      const unlimited = locations.filter((l) => l.max_tags === null && l.max_weight === null).map((l) => l.loc_id)
+      const stockLocations = [...new Set([...unmanagedLocations, defaultReceivingLocation, ...unlimited])]
       const content = sku.chain((s) =>
         fc.record({
           sku_id: fc.constant(s.sku_id),
-          loc_id: fc.constantFrom(...unmanagedLocations, defaultReceivingLocation),
+          loc_id: fc.constantFrom(...stockLocations),
           qty: fc.integer({ min: 1, max: maxQty }),
           expiry_in_days: s.expiry_days === null ? fc.constant(null) : fc.option(fc.integer({ min: -3, max: 30 }), {
             nil: null
@@ -224,7 +227,8 @@ export interface ArbOpsOptions {
   /**
    * How often each kind comes, relative to the others (0: never). Kinds not named keep their
    * default weight: 3 for wave starts, picks, moves and their confirms (each needs something
-   * made before it), 2 for receipts, orders, new waves and putaway, 1 for the others.
+   * made before it), 2 for receipts, orders, new waves, putaway and status changes, 1 for the
+   * others.
    */
   readonly weights?: Partial<Record<OpKind, number>>
 }
@@ -243,7 +247,7 @@ const defaultWeights: Record<OpKind, number> = {
   ConfirmMove: 3,
   CancelMove: 1,
   MoveAll: 1,
-  SetLocationStatus: 1
+  SetLocationStatus: 2
 }
 
 /**
