@@ -2,9 +2,10 @@
  * Property testing of a warehouse, for the engine's own tests and for its users' suites
  * (`@wms/core/testing`): fast-check arbitraries of valid warehouse states and of operation
  * sequences (`testing/Arbitraries.ts`), the code that plays them on the services (`play`,
- * `testing/Play.ts`), the site's state as its API shows it (`snapshot`), and the invariant
- * checkers (`testing/Checkers.ts`): the stock rule, claims, movement tasks, the ledger's replay,
- * conservation, capacity, occupancy, FEFO and allocation at a wave start.
+ * `testing/Play.ts`), the site's state as its API shows it (`snapshot`, of the records in
+ * `testing/Views.ts`), and the invariant checkers: the stock rule, claims, movement tasks, the
+ * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), and
+ * the capacity and occupancy of locations (`testing/Capacity.ts`).
  *
  * The arbitraries are built with the fast-check that `effect` bundles (`FastCheck`), so a suite
  * needs no second copy: `import { FastCheck as fc } from "effect"`.
@@ -42,7 +43,9 @@
 import "./shared/EffectVersion.js"
 
 export * from "./testing/Arbitraries.js"
+export * from "./testing/Capacity.js"
 export * from "./testing/Checkers.js"
 export * from "./testing/Play.js"
 export * from "./testing/Snapshot.js"
 export * from "./testing/Stubs.js"
+export * from "./testing/Views.js"

@@ -1,12 +1,9 @@
 /**
- * The invariant checkers, pure: each reads records as the API shows them (or hand-made ones of the
- * same shape) and returns one line per violation, none when the invariant holds.
- *
- * Capacity and occupancy read the whole site (contents, tasks and locations of every client), as
- * a location's own figures do: give them a snapshot taken by a site-wide actor.
+ * The invariant checkers of stock, pure: each reads records as the API shows them (`Views.ts`, or
+ * hand-made ones of the same shape) and returns one line per violation, none when the invariant
+ * holds. `checkInvariants` runs them with those of locations (`Capacity.ts`).
  */
-import { letsStockOut, type LocationRecord, type LocationStatus } from "../locations/Location.js"
-import type { MovementTaskRecord } from "../movement/MovementTask.js"
+import { letsStockOut } from "../locations/Location.js"
 import {
   available,
   type ContentQuantities,
@@ -15,92 +12,24 @@ import {
   replayQuantities,
   type TransactionType
 } from "../stock/Stock.js"
-
-/** A content as the inventory overview shows it: what the checkers read. */
-export interface ContentView {
-  readonly content_id: number
-  readonly sku_id: string
-  readonly client_id: string | null
-  readonly qty: number
-  readonly qty_allocated: number
-  readonly qty_tasked_from: number
-  readonly expiry_date: string | null
-  readonly created_datetime: string
-}
-
-/** A content with where it lies and its tag, as the overview shows it: what location checks read. */
-export interface PlacedContentView extends ContentView {
-  readonly loc_id: string
-  readonly tag_id: string
-}
-
-/** A ledger transaction as `GET /inventory/transactions` shows it. */
-export interface TransactionView {
-  readonly content_id: number
-  /** The source of a movement (Putaway, Move, Replenish); absent or null on the other types. */
-  readonly from_content_id?: number | null
-  readonly transaction_type: TransactionType
-  readonly qty: number
-}
-
-/** A transaction with its SKU, owner and destination, as the API shows it: what conservation and capacity read. */
-export interface LedgerRowView extends TransactionView {
-  readonly from_content_id: number | null
-  readonly sku_id: string
-  readonly client_id: string | null
-  readonly to_loc_id: string
-}
-
-/** A claim as `GET /waves/:id/claims` shows it. */
-export interface ClaimView {
-  readonly content_id: number
-  readonly qty: number
-  readonly status: string
-}
-
-/** A movement task as `GET /movement-tasks` shows it. */
-export type MovementTaskView = Pick<
-  MovementTaskRecord,
-  "id" | "content_id" | "quantity" | "status_id" | "sku_id" | "tag_id" | "to_loc_id"
->
-
-/** A managed location's status, as `GET /locations` shows it. */
-export interface LocationStatusView {
-  readonly loc_id: string
-  readonly status: LocationStatus
-}
-
-/** A managed location as `GET /locations` shows it: its limits and its occupancy figures. */
-export type LocationView = Pick<
-  LocationRecord,
-  | "loc_id"
-  | "status"
-  | "max_tags"
-  | "max_weight"
-  | "max_volume"
-  | "qty_on_hand"
-  | "tags"
-  | "weight"
-  | "volume"
-  | "inbound_qty"
-  | "inbound_tags"
-  | "over_capacity"
->
-
-/** What a SKU weighs and takes up per unit (null: nothing), as `GET /skus/:id` shows it. */
-export interface SkuMeasuresView {
-  readonly sku_id: string
-  readonly each_weight: number | null
-  readonly each_volume: number | null
-}
+import { checkCapacity, checkOccupancy } from "./Capacity.js"
+import type {
+  ClaimView,
+  ContentView,
+  InvariantState,
+  LedgerRowView,
+  LocationStatusView,
+  MovementTaskView,
+  PlacedContentView,
+  TransactionView,
+  WarehouseSnapshot
+} from "./Views.js"
 
 const sumBy = <A>(items: Iterable<A>, key: (item: A) => string, value: (item: A) => number) => {
   const sums = new Map<string, number>()
   for (const item of items) sums.set(key(item), (sums.get(key(item)) ?? 0) + value(item))
   return sums
 }
-
-const isOpen = (task: Pick<MovementTaskView, "status_id">) => task.status_id === 1
 
 /** Stock never negative nor over-allocated: `0 ≤ qty_allocated + qty_tasked_from ≤ qty` for every content. */
 export const checkStock = (contents: ReadonlyArray<ContentView>): ReadonlyArray<string> =>
@@ -169,7 +98,7 @@ export const checkTasks = (
   contents: ReadonlyArray<ContentView>,
   tasks: ReadonlyArray<MovementTaskView>
 ): ReadonlyArray<string> => {
-  const open = tasks.filter(isOpen)
+  const open = tasks.filter((task) => task.status_id === 1)
   const tasked = new Map<number, number>()
   for (const task of open) tasked.set(task.content_id, (tasked.get(task.content_id) ?? 0) + task.quantity)
   const listed = new Set(contents.map((c) => c.content_id))
@@ -236,121 +165,6 @@ export const checkConservation = (
   }
   return violations
 }
-
-// A weight or volume that fills a limit exactly is within it, whatever the last bit of a double says.
-const within = (max: number | null, value: number) => max === null || value <= max + Math.abs(max) * 1e-9
-const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))
-
-/** What the checkers count at a location: on hand (contents with stock) and inbound (Open tasks to it). */
-interface CountedOccupancy {
-  readonly qty_on_hand: number
-  readonly tags: number
-  readonly weight: number
-  readonly volume: number
-  readonly inbound_qty: number
-  readonly inbound_tags: number
-  readonly inbound_weight: number
-  readonly inbound_volume: number
-}
-
-const occupancyOf = (
-  locId: string,
-  contents: ReadonlyArray<PlacedContentView>,
-  tasks: ReadonlyArray<MovementTaskView>,
-  skus: ReadonlyArray<SkuMeasuresView>
-): CountedOccupancy => {
-  const measures = new Map(skus.map((sku) => [sku.sku_id, sku]))
-  const weightOf = (skuId: string, qty: number) => qty * (measures.get(skuId)?.each_weight ?? 0)
-  const volumeOf = (skuId: string, qty: number) => qty * (measures.get(skuId)?.each_volume ?? 0)
-  const here = contents.filter((c) => c.loc_id === locId && c.qty > 0)
-  const inbound = tasks.filter((t) => isOpen(t) && t.to_loc_id === locId)
-  const tagsHere = new Set(here.map((c) => c.tag_id))
-  const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
-  return {
-    qty_on_hand: sum(here.map((c) => c.qty)),
-    tags: tagsHere.size,
-    weight: sum(here.map((c) => weightOf(c.sku_id, c.qty))),
-    volume: sum(here.map((c) => volumeOf(c.sku_id, c.qty))),
-    inbound_qty: sum(inbound.map((t) => t.quantity)),
-    inbound_tags: new Set(inbound.map((t) => t.tag_id).filter((tag) => !tagsHere.has(tag))).size,
-    inbound_weight: sum(inbound.map((t) => weightOf(t.sku_id, t.quantity))),
-    inbound_volume: sum(inbound.map((t) => volumeOf(t.sku_id, t.quantity)))
-  }
-}
-
-const exceeded = (location: LocationView, o: CountedOccupancy): ReadonlyArray<string> => [
-  ...(within(location.max_tags, o.tags + o.inbound_tags)
-    ? []
-    : [`${o.tags} + ${o.inbound_tags} inbound tags over ${location.max_tags}`]),
-  ...(within(location.max_weight, o.weight + o.inbound_weight)
-    ? []
-    : [`${o.weight} + ${o.inbound_weight} inbound kg over ${location.max_weight}`]),
-  ...(within(location.max_volume, o.volume + o.inbound_volume)
-    ? []
-    : [`${o.volume} + ${o.inbound_volume} inbound cm³ over ${location.max_volume}`])
-]
-
-/**
- * Locations where stock arrived as a fact rather than by a task: a receipt, or an adjustment
- * upwards. Such stock is never refused for room, so only these may be over capacity.
- */
-export const filledByFacts = (transactions: ReadonlyArray<LedgerRowView>): ReadonlySet<string> =>
-  new Set(
-    transactions
-      .filter((t) => t.transaction_type === "Receipt" || (t.transaction_type === "Adjustment" && t.qty > 0))
-      .map((t) => t.to_loc_id)
-  )
-
-/**
- * Tasks never overfill a location (P-L1): at every managed location with a limit, the distinct
- * tags on hand plus those inbound and not on hand stay within `max_tags`, and the weight and
- * volume on hand plus inbound (by the SKUs' `each_weight` and `each_volume`) within `max_weight`
- * and `max_volume`. Counted from the contents and Open tasks, not from the location's own figures.
- *
- * Receipts and adjustments are facts and never refused for room: a location any of them brought
- * stock to (`filledByFacts`) is left out from then on, whether or not it went over. The limits
- * are taken as they are now: lowering one below what is there is not an overfill this can tell.
- */
-export const checkCapacity = (
-  locations: ReadonlyArray<LocationView>,
-  contents: ReadonlyArray<PlacedContentView>,
-  tasks: ReadonlyArray<MovementTaskView>,
-  skus: ReadonlyArray<SkuMeasuresView>,
-  transactions: ReadonlyArray<LedgerRowView>
-): ReadonlyArray<string> => {
-  const facts = filledByFacts(transactions)
-  return locations
-    .filter((l) => (l.max_tags !== null || l.max_weight !== null || l.max_volume !== null) && !facts.has(l.loc_id))
-    .flatMap((l) =>
-      exceeded(l, occupancyOf(l.loc_id, contents, tasks, skus)).map((over) => `location ${l.loc_id}: ${over}`)
-    )
-}
-
-/**
- * A location shows what is at it and on its way: `qty_on_hand`, `tags`, `weight`, `volume`,
- * `inbound_qty`, `inbound_tags` and `over_capacity` agree with the contents and Open tasks.
- */
-export const checkOccupancy = (
-  locations: ReadonlyArray<LocationView>,
-  contents: ReadonlyArray<PlacedContentView>,
-  tasks: ReadonlyArray<MovementTaskView>,
-  skus: ReadonlyArray<SkuMeasuresView>
-): ReadonlyArray<string> =>
-  locations.flatMap((l) => {
-    const o = occupancyOf(l.loc_id, contents, tasks, skus)
-    const counts = (["qty_on_hand", "tags", "inbound_qty", "inbound_tags"] as const)
-      .filter((field) => l[field] !== o[field])
-      .map((field) => `location ${l.loc_id}: ${field} ${l[field]}, counted ${o[field]}`)
-    const measures = (["weight", "volume"] as const)
-      .filter((field) => !near(l[field], o[field]))
-      .map((field) => `location ${l.loc_id}: ${field} ${l[field]}, counted ${o[field]}`)
-    const over = exceeded(l, o).length > 0
-    return [
-      ...counts,
-      ...measures,
-      ...(l.over_capacity === over ? [] : [`location ${l.loc_id}: over_capacity ${l.over_capacity}, counted ${over}`])
-    ]
-  })
 
 /**
  * Whether `a` comes before `b` in FEFO order (`compareStock`: earlier expiry, no expiry last,
@@ -445,22 +259,6 @@ export const checkUntaskedAllocation = (
         : [`content ${c.content_id}: the start changed qty_tasked_from ${was.qty_tasked_from} to ${c.qty_tasked_from}`])
     ]
   })
-}
-
-/** The records the invariants are checked on, before movement tasks and locations existed. */
-export interface InvariantState {
-  readonly contents: ReadonlyArray<ContentView>
-  readonly transactions: ReadonlyArray<TransactionView>
-  readonly claims: ReadonlyArray<ClaimView>
-}
-
-/** A site as its API shows it (`snapshot`): stock, ledger, claims, movement tasks of every status, locations and SKUs. */
-export interface WarehouseSnapshot extends InvariantState {
-  readonly contents: ReadonlyArray<PlacedContentView>
-  readonly transactions: ReadonlyArray<LedgerRowView>
-  readonly tasks: ReadonlyArray<MovementTaskView>
-  readonly locations: ReadonlyArray<LocationView>
-  readonly skus: ReadonlyArray<SkuMeasuresView>
 }
 
 /**

@@ -8,7 +8,7 @@ import { MovementTasks } from "../movement/MovementTasks.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Inventory } from "../stock/Inventory.js"
 import { Waves } from "../waves/Waves.js"
-import type { WarehouseSnapshot } from "./Checkers.js"
+import type { WarehouseSnapshot } from "./Views.js"
 
 /**
  * The stock, ledger, claims, movement tasks (every status), locations and SKU measures of a
