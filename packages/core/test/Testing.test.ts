@@ -398,15 +398,17 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.isAtMost(ops.length, 12)
   }, { fastCheck: { numRuns: 50 } })
 
-  it("generate managed locations with small limits, and SKUs that weigh, come in pallets and prefer a place", () => {
+  it("generate managed locations with small limits, and SKUs that weigh, take room, come in pallets and prefer a place", () => {
     const states = fc.sample(arbWarehouse(), 100)
     const locations = states.flatMap((state) => state.locations ?? [])
     assert.isTrue(locations.some((l) => l.loc_type === "Storage" && l.max_tags !== null))
     assert.isTrue(locations.some((l) => l.max_weight !== null))
+    assert.isTrue(locations.some((l) => l.max_volume != null))
     assert.isTrue(locations.some((l) => l.loc_type === "Receiving"))
     assert.isTrue(locations.every((l) => l.max_tags === null || l.max_tags <= 3))
     const skus = states.flatMap((state) => state.skus)
     assert.isTrue(skus.some((s) => s.each_weight != null))
+    assert.isTrue(skus.some((s) => s.each_volume != null))
     assert.isTrue(skus.some((s) => s.qty_on_full_pallet != null))
     assert.isTrue(skus.some((s) => s.preferred_putaway_location != null))
     assert.isTrue(fc.sample(arbWarehouse({ maxLocations: 0 }), 50).every((state) => state.locations?.length === 0))

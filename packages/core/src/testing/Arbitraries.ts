@@ -23,6 +23,8 @@ export interface LocationSeed {
   readonly sequence: number
   readonly max_tags: number | null
   readonly max_weight: number | null
+  /** Absent: null. */
+  readonly max_volume?: number | null
 }
 
 /**
@@ -33,6 +35,7 @@ export interface SkuSeed {
   readonly sku_id: string
   readonly expiry_days: number | null
   readonly each_weight?: number | null
+  readonly each_volume?: number | null
   readonly qty_on_full_pallet?: number | null
   readonly preferred_putaway_location?: string | null
 }
@@ -74,7 +77,8 @@ export interface ArbWarehouseOptions {
   readonly maxQty?: number
 }
 
-// Small limits, so that tasks meet full locations often: a few tags, a few dozen kilograms.
+// Small limits, so that tasks meet full locations often: a few tags, a few dozen kilograms, a few
+// dozen litres.
 const arbLocations = (maxLocations: number): fc.Arbitrary<ReadonlyArray<LocationSeed>> =>
   maxLocations === 0 ? fc.constant([]) : fc.tuple(
     fc.uniqueArray(
@@ -84,7 +88,8 @@ const arbLocations = (maxLocations: number): fc.Arbitrary<ReadonlyArray<Location
         zone: fc.constantFrom(null, "Z1", "Z2"),
         sequence: fc.integer({ min: 0, max: 3 }),
         max_tags: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null, freq: 3 }),
-        max_weight: fc.option(fc.constantFrom(10, 25, 60), { nil: null, freq: 2 })
+        max_weight: fc.option(fc.constantFrom(10, 25, 60), { nil: null, freq: 2 }),
+        max_volume: fc.option(fc.constantFrom(20_000, 50_000), { nil: null, freq: 4 })
       }),
       { maxLength: maxLocations, selector: (location) => location.number }
     ),
@@ -98,15 +103,16 @@ const arbLocations = (maxLocations: number): fc.Arbitrary<ReadonlyArray<Location
         zone: null,
         sequence: 0,
         max_tags: null,
-        max_weight: null
+        max_weight: null,
+        max_volume: null
       }]
       : [])
   ])
 
 /**
  * Valid warehouse states: up to `maxLocations` managed Storage and Staging locations with small
- * limits (sometimes a managed `RECEIVING` too), at least one SKU (some with a weight, a full
- * pallet quantity or a preferred putaway location), stock at unmanaged and receiving locations and
+ * limits (sometimes a managed `RECEIVING` too), at least one SKU (some with a weight, a volume, a
+ * full pallet quantity or a preferred putaway location), stock at unmanaged and receiving locations and
  * at managed ones without limits, and orders only of those SKUs.
  */
 export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<WarehouseState> => {
@@ -117,6 +123,7 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
         sku_id: fc.stringMatching(/^[A-Z][A-Z0-9]{0,5}$/),
         expiry_days: fc.option(fc.integer({ min: 1, max: 60 }), { nil: null }),
         each_weight: fc.option(fc.constantFrom(0.5, 1, 2.5, 4), { nil: null, freq: 2 }),
+        each_volume: fc.option(fc.constantFrom(1_000, 2_500), { nil: null, freq: 2 }),
         qty_on_full_pallet: fc.option(fc.integer({ min: 2, max: 8 }), { nil: null, freq: 2 }),
         preferred_putaway_location: fc.option(
           fc.constantFrom(...locations.map((l) => l.loc_id), unmanagedLocations[0]),
@@ -127,7 +134,9 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
     ).chain((skus) => {
       const sku = fc.constantFrom(...skus)
       // Stock is seeded by adjustments, which no limit refuses: only at locations without one.
-      const unlimited = locations.filter((l) => l.max_tags === null && l.max_weight === null).map((l) => l.loc_id)
+      const unlimited = locations
+        .filter((l) => l.max_tags === null && l.max_weight === null && (l.max_volume ?? null) === null)
+        .map((l) => l.loc_id)
       const stockLocations = [...new Set([...unmanagedLocations, defaultReceivingLocation, ...unlimited])]
       const content = sku.chain((s) =>
         fc.record({

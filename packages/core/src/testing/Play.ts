@@ -96,6 +96,7 @@ export const seed = (actor: Actor, state: WarehouseState) =>
           expiry_sku: sku.expiry_days !== null,
           expiry_days: sku.expiry_days,
           each_weight: sku.each_weight ?? null,
+          each_volume: sku.each_volume ?? null,
           qty_on_full_pallet: sku.qty_on_full_pallet ?? null,
           preferred_putaway_location: sku.preferred_putaway_location ?? null
         })
