@@ -322,6 +322,30 @@ for (const [label, server] of serverOnBothStores) {
         expectError(yield* t.P.post("/locations/C-1/move-all", { to_loc_id: "B-2" }), 409, "Location C-1 is Blocked")
       }))
 
+    it.effect("a create retried with its Idempotency-Key answers the same 201 and Location, and makes one task", () =>
+      Effect.gen(function*() {
+        const api = yield* Api
+        const { source, t } = yield* withStock
+        const send = () =>
+          api.request("POST", "/movement-tasks", {
+            token: t.admin,
+            site: t.p,
+            headers: { "idempotency-key": "move-once" },
+            body: { content_id: source.content_id, qty: 3, to_loc_id: "B-1" }
+          })
+        const first = yield* send()
+        const again = yield* send()
+        expectStatus(first, 201)
+        assert.deepStrictEqual([again.status, again.body, again.headers["location"]], [
+          201,
+          first.body,
+          first.headers["location"]
+        ])
+        assert.strictEqual(again.headers["idempotent-replayed"], "true")
+        assert.deepStrictEqual((yield* t.P.get("/movement-tasks")).body, [first.body])
+        assert.strictEqual((yield* content(t.P, source.content_id)).qty_tasked_from, 3)
+      }))
+
     it.effect("a client scope sees and moves its own stock only", () =>
       Effect.gen(function*() {
         const t = yield* makeTenants

@@ -1,9 +1,9 @@
 /**
  * Where a create's new record is read: an endpoint annotation naming the record's `GET` path from
  * the endpoint's decoded input and what its table entry returned (a generated id, or the record
- * itself where the create answers with it). `toHttpApi` and the hot routes' front send it as the
- * `Location` of the answer (a 204, or a 201 with the record), so a client finds the record it made
- * without listing, which would race with another writer.
+ * itself where the create answers with it). `toHttpApi` sends it as the `Location` of the answer
+ * (a 204, or a 201 with the record), and the hot routes' front as that of its 204s, so a client
+ * finds the record it made without listing, which would race with another writer.
  */
 import { OpenApi } from "@effect/platform"
 import { Context } from "effect"

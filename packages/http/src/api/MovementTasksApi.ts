@@ -127,8 +127,9 @@ export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
         OpenApi.Description,
         "Body `{content_id}`: Putaway tasks for the content's available stock, 201 with the tasks made (`[]` when " +
           "no location has room: the stock stays where it is, untasked). The content must be at a receiving " +
-          "location (a managed `Receiving` location, or an unmanaged `RECEIVING`): else 409 `Content <id> is at " +
-          "<loc_id>, not at a receiving location`. Targets, deterministically: while the rest is at least the SKU's " +
+          "location (a managed `Receiving` location, or the site's receiving location, `RECEIVING`, unmanaged): " +
+          "else 409 `Content <id> is at <loc_id>, not at a receiving location`; at one that lets no stock out: 409 " +
+          "`Location <loc_id> is <status>`. Targets, deterministically: while the rest is at least the SKU's " +
           "`qty_on_full_pallet` (when above 0) one task per full pallet, then one task for the rest; each goes to " +
           "the SKU's `preferred_putaway_location` when that is managed, takes stock in and has room, else to the " +
           "first `Storage` location by (`sequence`, `loc_id`), in the preferred location's zone first, that takes " +

@@ -37,7 +37,7 @@ export class ReceivingApi extends HttpApiGroup.make("receiving")
           "location that takes no stock in (`Blocked In`, `Blocked`, `Counting`): 409 `Location <loc_id> is " +
           "<status>`. 204, unless `putaway` (default: the site setting `putaway_on_receipt`, off unless set) is true: in the " +
           "same transaction every received content at a receiving location (a managed `Receiving` location, or " +
-          "an unmanaged `RECEIVING`) gets putaway tasks as `POST /putaway-tasks` makes them, and the answer is " +
+          "the site's receiving location, `RECEIVING`, unmanaged) gets putaway tasks as `POST /putaway-tasks` makes them, and the answer is " +
           "200 `{tasks: [task ids], unplaced: [{content_id, qty}]}`, `unplaced` the stock that got no task (no " +
           "location had room, or its receiving location lets no stock out): it stays untasked where it was " +
           "received, and the receipt still succeeds."
