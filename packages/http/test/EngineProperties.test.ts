@@ -34,7 +34,8 @@ const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray
     return yield* play(yield* systemActor(site), state, ops)
   })
 
-// Moves, putaway and status changes on the stock waves start on: nothing else reserves or frees stock.
+// Wave starts on stock that putaway, moves, their confirms and status changes keep busy: no picks,
+// adjustments or cancels in between.
 const racingWaves = arbOps({
   minLength: 10,
   maxLength: 25,
@@ -81,12 +82,13 @@ for (const [label, services] of stores) {
       })
 
       it.effect.prop(
-        "never lets a wave start allocate tasked stock",
+        "never lets a wave start allocate tasked stock, and the ledger replays to the stock throughout",
         [arbWarehouse(), racingWaves],
         ([state, ops]) =>
           Effect.gen(function*() {
-            // play checks after every start that it took only available stock, and the stock,
-            // claims and tasks after every operation.
+            // play checks after every start that it took only available stock and none a location
+            // keeps in, and after every operation the stock rule, claims, tasks and the replay of
+            // qty, qty_allocated and qty_tasked_from.
             const { outcomes, violations } = yield* playOnNewSite("waves", state, ops)
             assert.deepStrictEqual(violations, [])
             assert.strictEqual(outcomes.length, ops.length)
