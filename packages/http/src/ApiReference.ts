@@ -40,7 +40,9 @@ const statusUse: Record<StatusId, string> = {
   18: "order (all its tasks done)",
   19: "order",
   20: "wave (all its tasks done), movement task (confirmed)",
-  21: "movement task (cancelled)"
+  21: "movement task, count (cancelled)",
+  22: "count (released: its location is frozen while it is counted)",
+  23: "count (recorded with a variance over the site's threshold: waits for an admin's approval)"
 }
 
 const methods = ["get", "post", "put", "delete", "patch"] as const

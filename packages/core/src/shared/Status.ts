@@ -12,7 +12,9 @@ export const Status = {
   Picked: 18,
   Shipped: 19,
   Complete: 20,
-  Cancelled: 21
+  Cancelled: 21,
+  Counting: 22,
+  PendingApproval: 23
 } as const
 export type StatusId = typeof Status[keyof typeof Status]
 
@@ -27,7 +29,9 @@ const descriptions: Record<StatusId, string> = {
   18: "Picked",
   19: "Shipped",
   20: "Complete",
-  21: "Cancelled"
+  21: "Cancelled",
+  22: "Counting",
+  23: "Pending Approval"
 }
 
 /** The description of a status id, e.g. `Released` for 14. */

@@ -16,7 +16,8 @@ export interface ContentQuantities {
 
 /**
  * The kinds of ledger transaction (DECISIONS §5), then those of movement tasks: Task and Untask
- * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content.
+ * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content;
+ * and Count, a count's signed variance on a content.
  */
 export const TransactionTypes = [
   "Receipt",
@@ -30,7 +31,8 @@ export const TransactionTypes = [
   "Untask",
   "Putaway",
   "Move",
-  "Replenish"
+  "Replenish",
+  "Count"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
 
@@ -84,6 +86,7 @@ export const effectOf = (type: TransactionType, qty: number): ContentQuantities 
   switch (type) {
     case "Receipt":
     case "Adjustment":
+    case "Count":
     case "Putaway":
     case "Move":
     case "Replenish":
