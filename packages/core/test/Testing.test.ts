@@ -170,7 +170,7 @@ describe("the invariant checkers of @wms/core/testing", () => {
     ])
   })
 
-  it("flag stock that receipts, adjustments, picks and losses do not account for per SKU and client", () => {
+  it("flag stock that receipts, adjustments, counts, picks and losses do not account for per SKU and client", () => {
     const ledger = [
       row({ content_id: 1, transaction_type: "Receipt", qty: 10 }),
       row({ content_id: 1, transaction_type: "Adjustment", qty: -1 }),
@@ -190,6 +190,9 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.deepStrictEqual(checkConservation([stock[0], { ...stock[1], qty: 3 }, stock[2]], ledger), [
       "SKU A of the site: 6 on hand, the ledger brought in 5 net"
     ])
+    // A count's variance is a fact like an adjustment.
+    const counted = [...ledger, row({ content_id: 2, transaction_type: "Count", qty: -2 })]
+    assert.deepStrictEqual(checkConservation([stock[0], { ...stock[1], qty: 0 }, stock[2]], counted), [])
     // A movement between SKUs or clients, or without a source, or changing the expiry.
     const across = row({ content_id: 2, from_content_id: 3, transaction_type: "Putaway", qty: 1 })
     assert.deepStrictEqual(checkConservation(stock, [...ledger.slice(0, -2), across, ledger[7]]), [
@@ -245,7 +248,7 @@ describe("the invariant checkers of @wms/core/testing", () => {
         "location S-01: 500 + 200 inbound cm³ over 600"
       ]
     )
-    // A receipt or an upward adjustment there is a fact, never refused for room: the location is left out.
+    // A receipt, an upward adjustment or count there is a fact, never refused for room: the location is left out.
     for (
       const fact of [
         row({ content_id: 2, transaction_type: "Adjustment", qty: 2, to_loc_id: "S-01" }),

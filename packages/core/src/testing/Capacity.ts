@@ -61,13 +61,16 @@ const exceeded = (location: LocationView, o: CountedOccupancy): ReadonlyArray<st
 ]
 
 /**
- * Locations where stock arrived as a fact rather than by a task: a receipt, or an adjustment
- * upwards. Such stock is never refused for room, so only these may be over capacity.
+ * Locations where stock arrived as a fact rather than by a task: a receipt, or an adjustment or a
+ * count variance upwards. Such stock is never refused for room, so only these may be over capacity.
  */
 export const filledByFacts = (transactions: ReadonlyArray<LedgerRowView>): ReadonlySet<string> =>
   new Set(
     transactions
-      .filter((t) => t.transaction_type === "Receipt" || (t.transaction_type === "Adjustment" && t.qty > 0))
+      .filter((t) =>
+        t.transaction_type === "Receipt" ||
+        ((t.transaction_type === "Adjustment" || t.transaction_type === "Count") && t.qty > 0)
+      )
       .map((t) => t.to_loc_id)
   )
 
@@ -77,8 +80,8 @@ export const filledByFacts = (transactions: ReadonlyArray<LedgerRowView>): Reado
  * volume on hand plus inbound (by the SKUs' `each_weight` and `each_volume`) within `max_weight`
  * and `max_volume`. Counted from the contents and Open tasks, not from the location's own figures.
  *
- * Receipts and adjustments are facts and never refused for room: a location any of them brought
- * stock to (`filledByFacts`) is left out from then on, whether or not it went over. The limits
+ * Receipts, adjustments and counts are facts and never refused for room: a location any of them
+ * brought stock to (`filledByFacts`) is left out from then on, whether or not it went over. The limits
  * are taken as they are now: lowering one below what is there is not an overfill this can tell.
  */
 export const checkCapacity = (

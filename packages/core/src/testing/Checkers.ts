@@ -119,11 +119,19 @@ const stockChange = (t: TransactionView): number => {
   switch (t.transaction_type) {
     case "Receipt":
     case "Adjustment":
+    case "Count":
       return t.qty
     case "Pick":
     case "Lost":
       return -t.qty
-    default:
+    case "Allocate":
+    case "Deallocate":
+    case "Shipment":
+    case "Task":
+    case "Untask":
+    case "Putaway":
+    case "Move":
+    case "Replenish":
       return 0
   }
 }
@@ -131,8 +139,8 @@ const stockChange = (t: TransactionView): number => {
 const isMovement = (type: TransactionType) => type === "Putaway" || type === "Move" || type === "Replenish"
 
 /**
- * Stock is conserved: for every SKU and client, the `qty` on hand is what receipts and
- * adjustments brought less what picks and losses took; and every movement (Putaway, Move,
+ * Stock is conserved: for every SKU and client, the `qty` on hand is what receipts, adjustments
+ * and count variances brought less what picks and losses took; and every movement (Putaway, Move,
  * Replenish) names its source, which is of the same SKU and client (and expiry, when both are
  * listed), so movements net to zero.
  */
