@@ -4,19 +4,50 @@ import {
   arbOps,
   arbWarehouse,
   CallLog,
+  checkBlockedAllocation,
+  checkCapacity,
   checkClaims,
+  checkConservation,
   checkFefo,
+  checkInvariants,
   checkLedger,
+  checkOccupancy,
   checkStock,
+  checkTasks,
+  checkUntaskedAllocation,
   type ContentView,
+  type LedgerRowView,
+  type LocationView,
   makeTestEventPublisher,
   makeTestLayer,
-  testTransactor
+  type MovementTaskView,
+  type PlacedContentView,
+  testTransactor,
+  unmanagedLocations
 } from "@wms/core/testing"
 import { Cause, Effect, Exit, FastCheck as fc, Option } from "effect"
 import { siteActor } from "./Fixtures.js"
 
 const siteScope = siteActor.scope
+
+// Every kind weighed 0: a test names the ones it wants.
+const noneBut = Object.fromEntries(
+  [
+    "Receive",
+    "Adjust",
+    "AddOrder",
+    "CreateWave",
+    "StartWave",
+    "DeleteWave",
+    "ConfirmTask",
+    "Ship",
+    "Putaway",
+    "ConfirmMove",
+    "CancelMove",
+    "MoveAll",
+    "SetLocationStatus"
+  ].map((kind) => [kind, 0])
+)
 
 const content = (fields: Partial<ContentView> & { readonly content_id: number }): ContentView => ({
   sku_id: "A",
@@ -26,6 +57,33 @@ const content = (fields: Partial<ContentView> & { readonly content_id: number })
   qty_tasked_from: 0,
   expiry_date: null,
   created_datetime: "2030-01-01 00:00:00",
+  ...fields
+})
+
+const placed = (
+  fields: Partial<PlacedContentView> & { readonly content_id: number; readonly loc_id: string }
+): PlacedContentView => ({ ...content(fields), tag_id: `T${fields.content_id}`, ...fields })
+
+const row = (
+  fields: Partial<LedgerRowView> & Pick<LedgerRowView, "content_id" | "transaction_type" | "qty">
+): LedgerRowView => ({ from_content_id: null, sku_id: "A", client_id: null, to_loc_id: "A-01", ...fields })
+
+const task = (
+  fields: Partial<MovementTaskView> & Pick<MovementTaskView, "id" | "content_id" | "quantity">
+): MovementTaskView => ({ status_id: 1, sku_id: "A", tag_id: `T${fields.content_id}`, to_loc_id: "S-01", ...fields })
+
+const location = (fields: Partial<LocationView> & { readonly loc_id: string }): LocationView => ({
+  status: "Active",
+  max_tags: null,
+  max_weight: null,
+  max_volume: null,
+  qty_on_hand: 0,
+  tags: 0,
+  weight: 0,
+  volume: 0,
+  inbound_qty: 0,
+  inbound_tags: 0,
+  over_capacity: false,
   ...fields
 })
 
@@ -67,6 +125,261 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.strictEqual(checkFefo([late, never], onNever, "2030-01-01").length, 1)
   })
 
+  it("replay allocation and task reservations too once the ledger names movement sources", () => {
+    // 12 received, 3 allocated, 5 tasked of which 4 moved to content 2 and 1 released.
+    const ledger = [
+      row({ content_id: 1, transaction_type: "Receipt", qty: 12 }),
+      row({ content_id: 1, transaction_type: "Allocate", qty: 3 }),
+      row({ content_id: 1, transaction_type: "Task", qty: 5 }),
+      row({ content_id: 2, from_content_id: 1, transaction_type: "Move", qty: 4 }),
+      row({ content_id: 1, transaction_type: "Untask", qty: 1 })
+    ]
+    const source = content({ content_id: 1, qty: 8, qty_allocated: 3 })
+    const destination = content({ content_id: 2, qty: 4 })
+    assert.deepStrictEqual(checkLedger([source, destination], ledger), [])
+    assert.deepStrictEqual(checkLedger([{ ...source, qty_tasked_from: 1 }, destination], ledger), [
+      "content 1: qty 8, allocated 3, tasked 1, ledger replays to qty 8, allocated 3, tasked 0"
+    ])
+    assert.deepStrictEqual(checkLedger([source, { ...destination, qty_allocated: 1 }], ledger), [
+      "content 2: qty 4, allocated 1, tasked 0, ledger replays to qty 4, allocated 0, tasked 0"
+    ])
+    // The overview leaves out empty contents: one the ledger still fills is a violation.
+    assert.deepStrictEqual(checkLedger([source], ledger), [
+      "content 2: not listed (no stock), ledger replays to qty 4, allocated 0, tasked 0"
+    ])
+    assert.deepStrictEqual(
+      checkLedger([source, destination], [...ledger, row({ content_id: 2, transaction_type: "Adjustment", qty: -4 })]),
+      ["content 2: qty 4, allocated 0, tasked 0, ledger replays to qty 0, allocated 0, tasked 0"]
+    )
+  })
+
+  it("flag a reservation that open movement tasks do not account for, and open tasks on empty stock", () => {
+    const tasks = [
+      task({ id: 1, content_id: 1, quantity: 2 }),
+      task({ id: 2, content_id: 1, quantity: 3 }),
+      task({ id: 3, content_id: 1, quantity: 4, status_id: 20 }),
+      task({ id: 4, content_id: 1, quantity: 5, status_id: 21 })
+    ]
+    assert.deepStrictEqual(checkTasks([content({ content_id: 1, qty_tasked_from: 5 })], tasks), [])
+    assert.deepStrictEqual(checkTasks([content({ content_id: 1, qty_tasked_from: 4 })], tasks), [
+      "content 1: qty_tasked_from 4, open movement tasks 5"
+    ])
+    assert.deepStrictEqual(checkTasks([], tasks), [
+      "movement task 1 is Open on content 1, which holds no stock",
+      "movement task 2 is Open on content 1, which holds no stock"
+    ])
+  })
+
+  it("flag stock that receipts, adjustments, counts, picks and losses do not account for per SKU and client", () => {
+    const ledger = [
+      row({ content_id: 1, transaction_type: "Receipt", qty: 10 }),
+      row({ content_id: 1, transaction_type: "Adjustment", qty: -1 }),
+      row({ content_id: 1, transaction_type: "Allocate", qty: 4 }),
+      row({ content_id: 1, transaction_type: "Pick", qty: 3 }),
+      row({ content_id: 1, transaction_type: "Lost", qty: 1 }),
+      row({ content_id: 1, transaction_type: "Task", qty: 2 }),
+      row({ content_id: 2, from_content_id: 1, transaction_type: "Move", qty: 2 }),
+      row({ content_id: 3, sku_id: "B", client_id: "c1", transaction_type: "Receipt", qty: 7 })
+    ]
+    const stock = [
+      content({ content_id: 1, qty: 3 }),
+      content({ content_id: 2, qty: 2 }),
+      content({ content_id: 3, sku_id: "B", client_id: "c1", qty: 7 })
+    ]
+    assert.deepStrictEqual(checkConservation(stock, ledger), [])
+    assert.deepStrictEqual(checkConservation([stock[0], { ...stock[1], qty: 3 }, stock[2]], ledger), [
+      "SKU A of the site: 6 on hand, the ledger brought in 5 net"
+    ])
+    // A count's variance is a fact like an adjustment.
+    const counted = [...ledger, row({ content_id: 2, transaction_type: "Count", qty: -2 })]
+    assert.deepStrictEqual(checkConservation([stock[0], { ...stock[1], qty: 0 }, stock[2]], counted), [])
+    // A movement between SKUs or clients, or without a source, or changing the expiry.
+    const across = row({ content_id: 2, from_content_id: 3, transaction_type: "Putaway", qty: 1 })
+    assert.deepStrictEqual(checkConservation(stock, [...ledger.slice(0, -2), across, ledger[7]]), [
+      "Putaway of 1 into content 2 takes it from content 3, B of c1"
+    ])
+    assert.deepStrictEqual(checkConservation(stock, [...ledger, { ...ledger[6], from_content_id: null, qty: 0 }]), [
+      "Move of 0 into content 2 names no source"
+    ])
+    assert.deepStrictEqual(
+      checkConservation([stock[0], { ...stock[1], expiry_date: "2030-05-01" }, stock[2]], ledger),
+      [
+        "Move of 2 into content 2 changes its expiry from null to 2030-05-01"
+      ]
+    )
+  })
+
+  it("flag tags, weight or volume over a location's limits counting inbound tasks, unless a fact filled it", () => {
+    const skus = [{ sku_id: "A", each_weight: 2, each_volume: null }]
+    const stock = [
+      placed({ content_id: 1, loc_id: "S-01", qty: 3 }),
+      placed({ content_id: 2, loc_id: "S-01", qty: 2, tag_id: "T1" }),
+      placed({ content_id: 3, loc_id: "A-01", qty: 4 })
+    ]
+    const moved = [row({ content_id: 1, from_content_id: 3, transaction_type: "Move", qty: 3, to_loc_id: "S-01" })]
+    const inbound = [task({ id: 1, content_id: 3, quantity: 2, to_loc_id: "S-01" })]
+    // On hand: one tag (T1), 10 kg; inbound: T3, 4 kg.
+    assert.deepStrictEqual(
+      checkCapacity([location({ loc_id: "S-01", max_tags: 2, max_weight: 14 })], stock, inbound, skus, moved),
+      []
+    )
+    assert.deepStrictEqual(
+      checkCapacity([location({ loc_id: "S-01", max_tags: 1, max_weight: 13 })], stock, inbound, skus, moved),
+      [
+        "location S-01: 1 + 1 inbound tags over 1",
+        "location S-01: 10 + 4 inbound kg over 13"
+      ]
+    )
+    // Closed tasks are not inbound, and a location without limits is never over.
+    const closed = inbound.map((t) => ({ ...t, status_id: 20 as const }))
+    assert.deepStrictEqual(
+      checkCapacity([location({ loc_id: "S-01", max_tags: 1, max_weight: 10 })], stock, closed, skus, moved),
+      []
+    )
+    assert.deepStrictEqual(checkCapacity([location({ loc_id: "S-01" })], stock, inbound, skus, moved), [])
+    const volumes = [{ sku_id: "A", each_weight: null, each_volume: 100 }]
+    assert.deepStrictEqual(
+      checkCapacity([location({ loc_id: "S-01", max_volume: 700 })], stock, inbound, volumes, moved),
+      []
+    )
+    assert.deepStrictEqual(
+      checkCapacity([location({ loc_id: "S-01", max_volume: 600 })], stock, inbound, volumes, moved),
+      [
+        "location S-01: 500 + 200 inbound cm³ over 600"
+      ]
+    )
+    // A receipt, an upward adjustment or count there is a fact, never refused for room: the location is left out.
+    for (
+      const fact of [
+        row({ content_id: 2, transaction_type: "Adjustment", qty: 2, to_loc_id: "S-01" }),
+        row({ content_id: 2, transaction_type: "Receipt", qty: 2, to_loc_id: "S-01" })
+      ]
+    ) {
+      assert.deepStrictEqual(
+        checkCapacity([location({ loc_id: "S-01", max_tags: 1 })], stock, inbound, skus, [...moved, fact]),
+        []
+      )
+    }
+    const down = row({ content_id: 2, transaction_type: "Adjustment", qty: -1, to_loc_id: "S-01" })
+    assert.strictEqual(
+      checkCapacity([location({ loc_id: "S-01", max_tags: 1 })], stock, inbound, skus, [...moved, down]).length,
+      1
+    )
+  })
+
+  it("flag a location whose figures are not what is at it and on its way", () => {
+    const skus = [{ sku_id: "A", each_weight: 0.5, each_volume: null }]
+    const stock = [placed({ content_id: 1, loc_id: "S-01", qty: 3 }), placed({ content_id: 2, loc_id: "S-01", qty: 0 })]
+    const inbound = [
+      task({ id: 1, content_id: 5, quantity: 2, to_loc_id: "S-01", tag_id: "T1" }),
+      task({ id: 2, content_id: 6, quantity: 4, to_loc_id: "S-01", tag_id: "T6" })
+    ]
+    const right = location({
+      loc_id: "S-01",
+      max_tags: 2,
+      qty_on_hand: 3,
+      tags: 1,
+      weight: 1.5,
+      inbound_qty: 6,
+      inbound_tags: 1
+    })
+    assert.deepStrictEqual(checkOccupancy([right], stock, inbound, skus), [])
+    assert.deepStrictEqual(
+      checkOccupancy([{ ...right, tags: 2, weight: 2, over_capacity: true }], stock, inbound, skus),
+      [
+        "location S-01: tags 2, counted 1",
+        "location S-01: weight 2, counted 1.5",
+        "location S-01: over_capacity true, counted false"
+      ]
+    )
+    assert.deepStrictEqual(checkOccupancy([{ ...right, max_tags: 1 }], stock, inbound, skus), [
+      "location S-01: over_capacity false, counted true"
+    ])
+  })
+
+  it("flag a claim at a location whose status lets no stock out", () => {
+    const stock = [
+      placed({ content_id: 1, loc_id: "S-01" }),
+      placed({ content_id: 2, loc_id: "S-02" }),
+      placed({ content_id: 3, loc_id: "A-01" })
+    ]
+    const claims = [1, 2, 3].map((id) => ({ content_id: id, qty: 1, status: "allocated" }))
+    const statuses = [{ loc_id: "S-01", status: "Blocked In" as const }, {
+      loc_id: "S-02",
+      status: "Blocked Out" as const
+    }]
+    assert.deepStrictEqual(checkBlockedAllocation(stock, claims, statuses), [
+      "content 2 was claimed at S-02, which is Blocked Out"
+    ])
+    assert.deepStrictEqual(checkBlockedAllocation(stock, claims, [{ loc_id: "S-02", status: "Active" }]), [])
+  })
+
+  it("flag a wave start that took more than was available or touched task reservations", () => {
+    const before = [content({ content_id: 1, qty: 10, qty_allocated: 2, qty_tasked_from: 5 })]
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_allocated: 5 }]), [])
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_allocated: 6 }]), [
+      "content 1: 4 allocated by the start, 3 was available"
+    ])
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_tasked_from: 4 }]), [
+      "content 1: the start changed qty_tasked_from 5 to 4"
+    ])
+    assert.deepStrictEqual(checkUntaskedAllocation([], [content({ content_id: 2, qty_allocated: 1 })]), [
+      "content 2: 1 allocated by the start, 0 was available"
+    ])
+  })
+
+  it("leave stock a location keeps in, and stock created within the same second, out of FEFO", () => {
+    const early = { ...placed({ content_id: 1, loc_id: "S-01", expiry_date: "2030-02-01" }) }
+    const late = placed({ content_id: 2, loc_id: "A-01", expiry_date: "2030-03-01" })
+    const claims = [{ content_id: 2, qty: 1, status: "allocated" }]
+    assert.strictEqual(
+      checkFefo([early, late], claims, "2030-01-15", [{ loc_id: "S-01", status: "Blocked In" }]).length,
+      1
+    )
+    assert.deepStrictEqual(checkFefo([early, late], claims, "2030-01-15", [{ loc_id: "S-01", status: "Blocked" }]), [])
+    // Same expiry: the older one comes first, to the second; a moved content (higher id) keeps
+    // its source's creation time, so within one second the id tells nothing.
+    const older = content({ content_id: 3, created_datetime: "2030-01-01 00:00:00" })
+    const newer = content({ content_id: 4, created_datetime: "2030-01-01 00:00:01" })
+    assert.strictEqual(
+      checkFefo([older, newer], [{ content_id: 4, qty: 1, status: "allocated" }], "2030-01-01").length,
+      1
+    )
+    assert.deepStrictEqual(
+      checkFefo([older, newer], [{ content_id: 3, qty: 1, status: "allocated" }], "2030-01-01"),
+      []
+    )
+    const twin = content({ content_id: 5, created_datetime: "2030-01-01 00:00:00" })
+    assert.deepStrictEqual(checkFefo([twin, older], [{ content_id: 3, qty: 1, status: "allocated" }], "2030-01-01"), [])
+  })
+
+  it("run the checkers of tasks, conservation, capacity and occupancy on a snapshot", () => {
+    const stock = [placed({ content_id: 1, loc_id: "S-01", qty: 3, qty_tasked_from: 1 })]
+    const ledger = [
+      row({ content_id: 1, transaction_type: "Receipt", qty: 3, to_loc_id: "RECEIVING" }),
+      row({ content_id: 1, transaction_type: "Task", qty: 1 })
+    ]
+    const base = { contents: stock, transactions: ledger, claims: [], skus: [] }
+    const state = {
+      ...base,
+      tasks: [task({ id: 1, content_id: 1, quantity: 1, to_loc_id: "A-02" })],
+      locations: [location({ loc_id: "S-01", qty_on_hand: 3, tags: 1 })]
+    }
+    assert.deepStrictEqual(checkInvariants(state), [])
+    assert.deepStrictEqual(checkInvariants({ ...state, tasks: [] }), [
+      "content 1: qty_tasked_from 1, open movement tasks 0"
+    ])
+    assert.deepStrictEqual(
+      checkInvariants({
+        ...state,
+        locations: [location({ loc_id: "S-01", max_tags: 0, qty_on_hand: 3, tags: 1, over_capacity: true })]
+      }),
+      [
+        "location S-01: 1 + 0 inbound tags over 0"
+      ]
+    )
+  })
+
   it.prop("generate warehouses whose stock and orders only name their own SKUs", [
     arbWarehouse(),
     arbOps()
@@ -79,8 +392,37 @@ describe("the invariant checkers of @wms/core/testing", () => {
       if (sku.expiry_days === null) assert.isNull(c.expiry_in_days)
     }
     for (const order of state.orders) for (const line of order.lines) assert.isTrue(skus.has(line.sku_id))
+    const locations = (state.locations ?? []).map((l) => l.loc_id)
+    assert.strictEqual(new Set(locations).size, locations.length)
+    for (const s of state.skus) {
+      const preferred = s.preferred_putaway_location ?? null
+      if (preferred !== null) assert.isTrue(locations.includes(preferred) || preferred === unmanagedLocations[0])
+    }
     assert.isAtMost(ops.length, 12)
   }, { fastCheck: { numRuns: 50 } })
+
+  it("generate managed locations with small limits, and SKUs that weigh, take room, come in pallets and prefer a place", () => {
+    const states = fc.sample(arbWarehouse(), 100)
+    const locations = states.flatMap((state) => state.locations ?? [])
+    assert.isTrue(locations.some((l) => l.loc_type === "Storage" && l.max_tags !== null))
+    assert.isTrue(locations.some((l) => l.max_weight !== null))
+    assert.isTrue(locations.some((l) => l.max_volume != null))
+    assert.isTrue(locations.some((l) => l.loc_type === "Receiving"))
+    assert.isTrue(locations.every((l) => l.max_tags === null || l.max_tags <= 3))
+    const skus = states.flatMap((state) => state.skus)
+    assert.isTrue(skus.some((s) => s.each_weight != null))
+    assert.isTrue(skus.some((s) => s.each_volume != null))
+    assert.isTrue(skus.some((s) => s.qty_on_full_pallet != null))
+    assert.isTrue(skus.some((s) => s.preferred_putaway_location != null))
+    assert.isTrue(fc.sample(arbWarehouse({ maxLocations: 0 }), 50).every((state) => state.locations?.length === 0))
+  })
+
+  it("generate every kind of operation by default, and only the kinds a weight lets through", () => {
+    const kinds = new Set(fc.sample(arbOps({ minLength: 10, maxLength: 20 }), 100).flat().map((op) => op._tag))
+    assert.strictEqual(kinds.size, 14)
+    const moves = fc.sample(arbOps({ minLength: 5, weights: { Move: 1, ...noneBut } }), 20)
+    assert.isTrue(moves.every((ops) => ops.length >= 5 && ops.every((op) => op._tag === "Move")))
+  })
 
   it("generate contents with and without expiry", () => {
     const states = fc.sample(arbWarehouse(), 200)

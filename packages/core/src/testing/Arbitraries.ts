@@ -1,0 +1,321 @@
+/**
+ * What a property suite generates: valid warehouse states (locations, SKUs, stock, orders) and
+ * sequences of operations on them. Operations name records by position, so any sequence applies
+ * to any state (`Play.ts` says how each one is taken).
+ */
+import { FastCheck as fc } from "effect"
+import type { LocationStatus, LocationType } from "../locations/Location.js"
+
+/** The unmanaged location ids generated stock lies at besides the site's receiving location. */
+export const unmanagedLocations = ["A-01", "A-02", "B-01"] as const
+
+/** The site's receiving location as a site starts with it. */
+export const defaultReceivingLocation = "RECEIVING"
+
+/**
+ * A managed location of a generated warehouse, Active at first. Storage locations are putaway
+ * targets; a `Receiving` one is a putaway source.
+ */
+export interface LocationSeed {
+  readonly loc_id: string
+  readonly loc_type: LocationType
+  readonly zone: string | null
+  readonly sequence: number
+  readonly max_tags: number | null
+  readonly max_weight: number | null
+  /** Absent: null. */
+  readonly max_volume?: number | null
+}
+
+/**
+ * A SKU of a generated warehouse; `expiry_days` set means an expiry SKU. The putaway fields are
+ * optional: absent, they are null.
+ */
+export interface SkuSeed {
+  readonly sku_id: string
+  readonly expiry_days: number | null
+  readonly each_weight?: number | null
+  readonly each_volume?: number | null
+  readonly qty_on_full_pallet?: number | null
+  readonly preferred_putaway_location?: string | null
+}
+
+/** Stock of a generated warehouse; `expiry_in_days` (from today, negative: expired) only on expiry SKUs. */
+export interface ContentSeed {
+  readonly sku_id: string
+  readonly loc_id: string
+  readonly qty: number
+  readonly expiry_in_days: number | null
+}
+
+/** An order of a generated warehouse. */
+export interface OrderSeed {
+  readonly order_id: string
+  readonly ship_by_in_days: number | null
+  readonly lines: ReadonlyArray<{ readonly sku_id: string; readonly qty: number }>
+}
+
+/**
+ * A valid warehouse: managed locations (absent: none), SKUs, stock of those SKUs (with and
+ * without expiry) and orders with lines.
+ */
+export interface WarehouseState {
+  readonly locations?: ReadonlyArray<LocationSeed>
+  readonly skus: ReadonlyArray<SkuSeed>
+  readonly contents: ReadonlyArray<ContentSeed>
+  readonly orders: ReadonlyArray<OrderSeed>
+}
+
+/** Bounds of `arbWarehouse`. */
+export interface ArbWarehouseOptions {
+  /** Managed Storage and Staging locations (0: none, the warehouse of before locations existed). */
+  readonly maxLocations?: number
+  readonly maxSkus?: number
+  readonly maxContents?: number
+  readonly maxOrders?: number
+  readonly maxLines?: number
+  readonly maxQty?: number
+}
+
+// Small limits, so that tasks meet full locations often: a few tags, a few dozen kilograms, a few
+// dozen litres.
+const arbLocations = (maxLocations: number): fc.Arbitrary<ReadonlyArray<LocationSeed>> =>
+  maxLocations === 0 ? fc.constant([]) : fc.tuple(
+    fc.uniqueArray(
+      fc.record({
+        number: fc.integer({ min: 1, max: 9 }),
+        loc_type: fc.constantFrom<LocationType>("Storage", "Storage", "Storage", "Staging"),
+        zone: fc.constantFrom(null, "Z1", "Z2"),
+        sequence: fc.integer({ min: 0, max: 3 }),
+        max_tags: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null, freq: 3 }),
+        max_weight: fc.option(fc.constantFrom(10, 25, 60), { nil: null, freq: 2 }),
+        max_volume: fc.option(fc.constantFrom(20_000, 50_000), { nil: null, freq: 4 })
+      }),
+      { maxLength: maxLocations, selector: (location) => location.number }
+    ),
+    fc.boolean()
+  ).map(([storage, managedReceiving]) => [
+    ...storage.map(({ number, ...fields }): LocationSeed => ({ loc_id: `S-0${number}`, ...fields })),
+    ...(managedReceiving
+      ? [{
+        loc_id: defaultReceivingLocation,
+        loc_type: "Receiving" as const,
+        zone: null,
+        sequence: 0,
+        max_tags: null,
+        max_weight: null,
+        max_volume: null
+      }]
+      : [])
+  ])
+
+/**
+ * Valid warehouse states: up to `maxLocations` managed Storage and Staging locations with small
+ * limits (sometimes a managed `RECEIVING` too), at least one SKU (some with a weight, a volume, a
+ * full pallet quantity or a preferred putaway location), stock at unmanaged and receiving locations and
+ * at managed ones without limits, and orders only of those SKUs.
+ */
+export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<WarehouseState> => {
+  const maxQty = options.maxQty ?? 20
+  return arbLocations(options.maxLocations ?? 4).chain((locations) =>
+    fc.uniqueArray(
+      fc.record({
+        sku_id: fc.stringMatching(/^[A-Z][A-Z0-9]{0,5}$/),
+        expiry_days: fc.option(fc.integer({ min: 1, max: 60 }), { nil: null }),
+        each_weight: fc.option(fc.constantFrom(0.5, 1, 2.5, 4), { nil: null, freq: 2 }),
+        each_volume: fc.option(fc.constantFrom(1_000, 2_500), { nil: null, freq: 2 }),
+        qty_on_full_pallet: fc.option(fc.integer({ min: 2, max: 8 }), { nil: null, freq: 2 }),
+        preferred_putaway_location: fc.option(
+          fc.constantFrom(...locations.map((l) => l.loc_id), unmanagedLocations[0]),
+          { nil: null, freq: 2 }
+        )
+      }),
+      { minLength: 1, maxLength: options.maxSkus ?? 4, selector: (sku) => sku.sku_id }
+    ).chain((skus) => {
+      const sku = fc.constantFrom(...skus)
+      // Stock is seeded by adjustments, which no limit refuses: only at locations without one.
+      const unlimited = locations
+        .filter((l) => l.max_tags === null && l.max_weight === null && (l.max_volume ?? null) === null)
+        .map((l) => l.loc_id)
+      const stockLocations = [...new Set([...unmanagedLocations, defaultReceivingLocation, ...unlimited])]
+      const content = sku.chain((s) =>
+        fc.record({
+          sku_id: fc.constant(s.sku_id),
+          loc_id: fc.constantFrom(...stockLocations),
+          qty: fc.integer({ min: 1, max: maxQty }),
+          expiry_in_days: s.expiry_days === null ? fc.constant(null) : fc.option(fc.integer({ min: -3, max: 30 }), {
+            nil: null
+          })
+        })
+      )
+      const line = fc.record({ sku_id: sku.map((s) => s.sku_id), qty: fc.integer({ min: 1, max: maxQty }) })
+      const orders = fc.uniqueArray(
+        fc.record({
+          order_id: fc.stringMatching(/^SO-[0-9]{1,4}$/),
+          ship_by_in_days: fc.option(fc.integer({ min: 0, max: 10 }), { nil: null }),
+          lines: fc.array(line, { minLength: 1, maxLength: options.maxLines ?? 3 })
+        }),
+        { maxLength: options.maxOrders ?? 5, selector: (order) => order.order_id }
+      )
+      return fc.record({
+        locations: fc.constant(locations),
+        skus: fc.constant(skus),
+        contents: fc.array(content, { maxLength: options.maxContents ?? 8 }),
+        orders
+      })
+    })
+  )
+}
+
+/** The location statuses an operation sets: `Counting` is a count's alone. */
+export type SettableStatus = Exclude<LocationStatus, "Counting">
+
+/**
+ * One operation. Positions (`sku`, `content`, `wave`, `task`, `location`, `to`, `from`) pick among
+ * what exists when it runs, modulo its count, in the order the engine lists it; a location
+ * position picks among the world's locations (`World.locations`).
+ */
+export type Op =
+  /**
+   * A pre-advice of one line, received in full at the site's receiving location: new stock. With
+   * `putaway` true it gets its putaway tasks; absent or null, the site setting decides (off).
+   */
+  | {
+    readonly _tag: "Receive"
+    readonly sku: number
+    readonly qty: number
+    readonly expiry_in_days: number | null
+    readonly putaway?: boolean | null
+  }
+  /** A stock adjustment of an existing content by `qty` (negative: stock taken off). */
+  | { readonly _tag: "Adjust"; readonly content: number; readonly qty: number }
+  /** A new order of one line. */
+  | { readonly _tag: "AddOrder"; readonly sku: number; readonly qty: number }
+  /** A wave of every Released order that is in no other wave. */
+  | { readonly _tag: "CreateWave" }
+  | { readonly _tag: "StartWave"; readonly wave: number }
+  | { readonly _tag: "DeleteWave"; readonly wave: number }
+  /** A pick: the whole task, or `picked` units of it modulo its quantity + 1 (a short pick). */
+  | { readonly _tag: "ConfirmTask"; readonly task: number; readonly picked: number | null }
+  /** Ships an order: refused unless something of it was picked. */
+  | { readonly _tag: "Ship"; readonly order: number }
+  /** `POST /putaway-tasks` of a content at a receiving location (its position among those). */
+  | { readonly _tag: "Putaway"; readonly content: number }
+  /**
+   * A Move task of a content to a location: `qty` modulo the content's available + 1, where 0 asks
+   * one unit more than is available (a refusal). `by` names the source by `content_id`, or by
+   * SKU and location (`sku`), and tag too (`tag`).
+   */
+  | {
+    readonly _tag: "Move"
+    readonly content: number
+    readonly qty: number
+    readonly to: number
+    readonly by: "content" | "sku" | "tag"
+  }
+  /**
+   * Confirms an Open movement task: whole when `qty` is null, else 1 + `qty` modulo its quantity + 1
+   * (its quantity + 1: a refusal); to the planned destination when `to` is null, else to that one.
+   */
+  | { readonly _tag: "ConfirmMove"; readonly task: number; readonly qty: number | null; readonly to: number | null }
+  /** Cancels an Open movement task. */
+  | { readonly _tag: "CancelMove"; readonly task: number }
+  /** `POST /locations/:id/move-all` from one location to another. */
+  | { readonly _tag: "MoveAll"; readonly from: number; readonly to: number }
+  /** Sets a managed location's status through `PUT /locations/:id`, its other fields kept. */
+  | { readonly _tag: "SetLocationStatus"; readonly location: number; readonly status: SettableStatus }
+
+/** The kinds of operation. */
+export type OpKind = Op["_tag"]
+
+/** Bounds of `arbOps`. */
+export interface ArbOpsOptions {
+  readonly minLength?: number
+  readonly maxLength?: number
+  readonly maxQty?: number
+  /**
+   * How often each kind comes, relative to the others (0: never). Kinds not named keep their
+   * default weight: 3 for wave starts, picks, moves and their confirms (each needs something
+   * made before it), 2 for receipts, orders, new waves, putaway and status changes, 1 for the
+   * others.
+   */
+  readonly weights?: Partial<Record<OpKind, number>>
+}
+
+const defaultWeights: Record<OpKind, number> = {
+  Receive: 2,
+  Adjust: 1,
+  AddOrder: 2,
+  CreateWave: 2,
+  StartWave: 3,
+  DeleteWave: 1,
+  ConfirmTask: 3,
+  Ship: 1,
+  Putaway: 2,
+  Move: 3,
+  ConfirmMove: 3,
+  CancelMove: 1,
+  MoveAll: 1,
+  SetLocationStatus: 2
+}
+
+/**
+ * Sequences of operations: receipts (with and without putaway) and adjustments, new orders,
+ * waves created, started and deleted, picks confirmed in full or short, orders shipped, putaway,
+ * moves by content, SKU or tag, movement tasks confirmed (whole, partial, elsewhere) and
+ * cancelled, locations emptied, and location statuses changed.
+ */
+export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<Op>> => {
+  const maxQty = options.maxQty ?? 20
+  const qty = fc.integer({ min: 1, max: maxQty })
+  const kinds: Record<OpKind, fc.Arbitrary<Op>> = {
+    Receive: fc.record({
+      _tag: fc.constant("Receive" as const),
+      sku: fc.nat(),
+      qty,
+      expiry_in_days: fc.option(fc.integer({ min: -3, max: 30 }), { nil: null }),
+      putaway: fc.option(fc.boolean(), { nil: null })
+    }),
+    Adjust: fc.record({
+      _tag: fc.constant("Adjust" as const),
+      content: fc.nat(),
+      qty: fc.integer({ min: -maxQty, max: maxQty }).filter((n) => n !== 0)
+    }),
+    AddOrder: fc.record({ _tag: fc.constant("AddOrder" as const), sku: fc.nat(), qty }),
+    CreateWave: fc.record({ _tag: fc.constant("CreateWave" as const) }),
+    StartWave: fc.record({ _tag: fc.constant("StartWave" as const), wave: fc.nat() }),
+    DeleteWave: fc.record({ _tag: fc.constant("DeleteWave" as const), wave: fc.nat() }),
+    ConfirmTask: fc.record({
+      _tag: fc.constant("ConfirmTask" as const),
+      task: fc.nat(),
+      picked: fc.option(fc.nat(maxQty), { nil: null })
+    }),
+    Ship: fc.record({ _tag: fc.constant("Ship" as const), order: fc.nat() }),
+    Putaway: fc.record({ _tag: fc.constant("Putaway" as const), content: fc.nat() }),
+    Move: fc.record({
+      _tag: fc.constant("Move" as const),
+      content: fc.nat(),
+      qty: fc.nat(maxQty),
+      to: fc.nat(),
+      by: fc.constantFrom("content" as const, "content" as const, "sku" as const, "tag" as const)
+    }),
+    ConfirmMove: fc.record({
+      _tag: fc.constant("ConfirmMove" as const),
+      task: fc.nat(),
+      qty: fc.option(fc.nat(maxQty), { nil: null, freq: 2 }),
+      to: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 })
+    }),
+    CancelMove: fc.record({ _tag: fc.constant("CancelMove" as const), task: fc.nat() }),
+    MoveAll: fc.record({ _tag: fc.constant("MoveAll" as const), from: fc.nat(), to: fc.nat() }),
+    SetLocationStatus: fc.record({
+      _tag: fc.constant("SetLocationStatus" as const),
+      location: fc.nat(),
+      status: fc.constantFrom<SettableStatus>("Active", "Blocked In", "Blocked Out", "Blocked")
+    })
+  }
+  const weights = { ...defaultWeights, ...options.weights }
+  const weighted = (Object.keys(kinds) as Array<OpKind>)
+    .filter((kind) => weights[kind] > 0)
+    .map((kind) => ({ arbitrary: kinds[kind], weight: weights[kind] }))
+  return fc.array(fc.oneof(...weighted), { minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 12 })
+}

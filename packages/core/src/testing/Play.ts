@@ -1,0 +1,334 @@
+/**
+ * Playing generated warehouses and operations on the services: `seed` writes a state, `applyOp`
+ * plays one operation, and `play` does both, checking the invariants after every operation.
+ */
+import { Clock, Effect, Option } from "effect"
+import { decodeInput } from "../admin/Embedding.js"
+import { LocationUpdate, NewLocation } from "../locations/Location.js"
+import { Locations } from "../locations/Locations.js"
+import { NewSku } from "../masterdata/Sku.js"
+import { Skus } from "../masterdata/Skus.js"
+import { ConfirmMoveRequest, MoveAllRequest, NewMoveRequest } from "../movement/MovementTask.js"
+import { MovementTasks } from "../movement/MovementTasks.js"
+import { NewOrder } from "../orders/Order.js"
+import { Orders } from "../orders/Orders.js"
+import { Picking } from "../picking/Picking.js"
+import { NewPreAdvice } from "../receiving/PreAdvice.js"
+import { PreAdvices } from "../receiving/PreAdvices.js"
+import { Receiving } from "../receiving/Receiving.js"
+import { ReceivingRepository } from "../receiving/ReceivingRepository.js"
+import type { WarehouseError } from "../shared/Errors.js"
+import { formatDate, TimeZone } from "../shared/Formats.js"
+import type { Actor } from "../shared/Tenancy.js"
+import { addDays, AdjustmentRequest, Inventory } from "../stock/Inventory.js"
+import { available } from "../stock/Stock.js"
+import { WaveDefinitionInput } from "../waves/WaveDefinition.js"
+import { WaveDefinitions } from "../waves/WaveDefinitions.js"
+import { Waves } from "../waves/Waves.js"
+import { type Op, unmanagedLocations, type WarehouseState } from "./Arbitraries.js"
+import { checkBlockedAllocation, checkFefo, checkInvariants, checkUntaskedAllocation } from "./Checkers.js"
+import { snapshot } from "./Snapshot.js"
+
+/** What a played operation did: done, refused by a rule (with the error), or nothing to act on. */
+export type Outcome =
+  | { readonly _tag: "Done" }
+  | { readonly _tag: "Refused"; readonly error: WarehouseError }
+  | { readonly _tag: "Skipped" }
+
+const today = Effect.zipWith(Clock.currentTimeMillis, TimeZone, (now, zone) => formatDate(now, zone))
+
+const refusable = <A, R>(effect: Effect.Effect<A, WarehouseError, R>): Effect.Effect<Outcome, never, R> =>
+  Effect.match(effect, {
+    onFailure: (error): Outcome => ({ _tag: "Refused", error }),
+    onSuccess: (): Outcome => ({ _tag: "Done" })
+  })
+
+const pick = <A>(items: ReadonlyArray<A>, position: number): Option.Option<A> =>
+  items.length === 0 ? Option.none() : Option.some(items[position % items.length])
+
+// Ids made here start with the run's own prefix, so runs sharing one scope never collide.
+const runId = Effect.sync(() => globalThis.crypto.randomUUID().slice(0, 8))
+
+/** The world a sequence plays in: its actor, its wave definition, its SKUs and its locations. */
+export interface World {
+  readonly actor: Actor
+  readonly prefix: string
+  readonly definitionId: number
+  readonly skus: ReadonlyArray<string>
+  /**
+   * The location ids operations name by position: the managed ones of the state, then the
+   * unmanaged ones generated stock lies at, then the site's receiving location.
+   */
+  readonly locations: ReadonlyArray<string>
+  /** The site's receiving location: where receipts go. */
+  readonly receiving: string
+}
+
+/**
+ * Writes a generated warehouse through the services, as `actor`: the locations and SKUs
+ * (upserted), the stock (as adjustments), the orders, and a wave definition that takes every order
+ * ("Alles", per order).
+ */
+export const seed = (actor: Actor, state: WarehouseState) =>
+  Effect.gen(function*() {
+    const locations = yield* Locations
+    const skus = yield* Skus
+    const inventory = yield* Inventory
+    const orders = yield* Orders
+    const definitions = yield* WaveDefinitions
+    const prefix = yield* runId
+    const date = yield* today
+    for (const location of state.locations ?? []) {
+      const created = yield* Effect.either(locations.create(actor, yield* decodeInput(NewLocation, location)))
+      // A site shared between runs has it already: it gets this run's fields, as SKUs do.
+      if (created._tag === "Left") {
+        if (created.left._tag !== "LocationExists") return yield* created.left
+        yield* locations.replace(actor, location.loc_id, yield* decodeInput(LocationUpdate, location))
+      }
+    }
+    for (const sku of state.skus) {
+      yield* skus.upsert(
+        actor,
+        sku.sku_id,
+        yield* decodeInput(NewSku, {
+          sku_id: sku.sku_id,
+          description: `Article ${sku.sku_id}`,
+          expiry_sku: sku.expiry_days !== null,
+          expiry_days: sku.expiry_days,
+          each_weight: sku.each_weight ?? null,
+          each_volume: sku.each_volume ?? null,
+          qty_on_full_pallet: sku.qty_on_full_pallet ?? null,
+          preferred_putaway_location: sku.preferred_putaway_location ?? null
+        })
+      )
+    }
+    for (const content of state.contents) {
+      yield* inventory.adjust(
+        actor,
+        yield* decodeInput(AdjustmentRequest, {
+          sku_id: content.sku_id,
+          loc_id: content.loc_id,
+          expiry_date: content.expiry_in_days === null ? null : addDays(date, content.expiry_in_days),
+          qty: content.qty
+        })
+      )
+    }
+    for (const order of state.orders) {
+      yield* orders.create(
+        actor,
+        yield* decodeInput(NewOrder, {
+          order_id: `${prefix}-${order.order_id}`,
+          ship_by_date: order.ship_by_in_days === null ? null : addDays(date, order.ship_by_in_days),
+          lines: order.lines
+        })
+      )
+    }
+    const definitionId = yield* definitions.create(
+      actor,
+      yield* decodeInput(WaveDefinitionInput, {
+        description: `All orders ${prefix}`,
+        criterium_id: 5,
+        pick_type: 1
+      })
+    )
+    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) => r.receivingLocation(actor.scope.site_id))
+    const managed = (state.locations ?? []).map((location) => location.loc_id)
+    return {
+      actor,
+      prefix,
+      definitionId,
+      skus: state.skus.map((sku) => sku.sku_id),
+      locations: [...new Set([...managed, ...unmanagedLocations, receiving])],
+      receiving
+    } satisfies World
+  })
+
+/** Contents with stock at a receiving location: a managed one of type Receiving, or the site's. */
+const contentsAtReceiving = (world: World) =>
+  Effect.gen(function*() {
+    const receiving = yield* Effect.map(
+      Effect.flatMap(Locations, (locations) => locations.list(world.actor, { loc_type: "Receiving" })),
+      (managed) => new Set([...managed.map((l) => l.loc_id), world.receiving])
+    )
+    const contents = yield* Effect.flatMap(Inventory, (inventory) => inventory.overview(world.actor))
+    return contents.filter((c) => receiving.has(c.loc_id))
+  })
+
+/** Plays one operation; the outcome says whether the rules let it through. */
+export const applyOp = (world: World, op: Op) =>
+  Effect.gen(function*() {
+    const { actor } = world
+    const skipped: Outcome = { _tag: "Skipped" }
+    switch (op._tag) {
+      case "Receive": {
+        const sku = pick(world.skus, op.sku)
+        if (Option.isNone(sku)) return skipped
+        const preAdvices = yield* PreAdvices
+        const receiving = yield* Receiving
+        const id = `${world.prefix}-PA-${globalThis.crypto.randomUUID().slice(0, 8)}`
+        const date = yield* today
+        return yield* refusable(Effect.gen(function*() {
+          yield* preAdvices.create(
+            actor,
+            yield* decodeInput(NewPreAdvice, {
+              pre_advice_id: id,
+              lines: [{ sku_id: sku.value, qty: op.qty }]
+            })
+          )
+          const expiry = op.expiry_in_days === null ? null : addDays(date, op.expiry_in_days)
+          yield* receiving.receive(actor, id, {
+            lines: [{ line: 1, qty: op.qty, loc_id: null, tag_id: null, expiry_date: expiry }],
+            putaway: op.putaway ?? null
+          })
+        }))
+      }
+      case "Adjust": {
+        const inventory = yield* Inventory
+        const content = pick(yield* inventory.overview(actor), op.content)
+        if (Option.isNone(content)) return skipped
+        return yield* refusable(Effect.flatMap(
+          decodeInput(AdjustmentRequest, { content_id: content.value.content_id, qty: op.qty }),
+          (request) => inventory.adjust(actor, request)
+        ))
+      }
+      case "AddOrder": {
+        const sku = pick(world.skus, op.sku)
+        if (Option.isNone(sku)) return skipped
+        const orders = yield* Orders
+        const id = `${world.prefix}-SO-${globalThis.crypto.randomUUID().slice(0, 8)}`
+        return yield* refusable(Effect.flatMap(
+          decodeInput(NewOrder, { order_id: id, lines: [{ sku_id: sku.value, qty: op.qty }] }),
+          (order) => orders.create(actor, order)
+        ))
+      }
+      case "CreateWave": {
+        const waves = yield* Waves
+        return yield* refusable(waves.create(actor, world.definitionId))
+      }
+      case "StartWave":
+      case "DeleteWave": {
+        const waves = yield* Waves
+        const wave = pick(yield* waves.list(actor), op.wave)
+        if (Option.isNone(wave)) return skipped
+        return yield* refusable(
+          op._tag === "StartWave" ? waves.start(actor, wave.value.id) : waves.remove(actor, wave.value.id)
+        )
+      }
+      case "ConfirmTask": {
+        const picking = yield* Picking
+        const task = pick(yield* picking.tasks(actor, {}), op.task)
+        if (Option.isNone(task)) return skipped
+        const qty = op.picked === null ? null : op.picked % (task.value.quantity + 1)
+        return yield* refusable(picking.confirm(actor, task.value.id, { qty }))
+      }
+      case "Ship": {
+        const orders = yield* Orders
+        const picking = yield* Picking
+        const order = pick(yield* orders.list(actor, { lines: false }), op.order)
+        if (Option.isNone(order)) return skipped
+        return yield* refusable(picking.ship(actor, order.value.order_id))
+      }
+      case "Putaway": {
+        const content = pick(yield* contentsAtReceiving(world), op.content)
+        if (Option.isNone(content)) return skipped
+        const movementTasks = yield* MovementTasks
+        return yield* refusable(movementTasks.putaway(actor, { content_id: content.value.content_id }))
+      }
+      case "Move": {
+        const content = pick(yield* Effect.flatMap(Inventory, (inventory) => inventory.overview(actor)), op.content)
+        const to = pick(world.locations, op.to)
+        if (Option.isNone(content) || Option.isNone(to)) return skipped
+        const source = content.value
+        const movable = available(source)
+        const qty = op.qty % (movable + 1) === 0 ? movable + 1 : op.qty % (movable + 1)
+        const movementTasks = yield* MovementTasks
+        const named = op.by === "content"
+          ? { content_id: source.content_id }
+          : { sku_id: source.sku_id, from_loc_id: source.loc_id, tag_id: op.by === "tag" ? source.tag_id : null }
+        return yield* refusable(Effect.flatMap(
+          decodeInput(NewMoveRequest, { ...named, qty, to_loc_id: to.value }),
+          (request) => movementTasks.create(actor, request)
+        ))
+      }
+      case "ConfirmMove":
+      case "CancelMove": {
+        const movementTasks = yield* MovementTasks
+        const task = pick(yield* movementTasks.list(actor, {}), op.task)
+        if (Option.isNone(task)) return skipped
+        if (op._tag === "CancelMove") return yield* refusable(movementTasks.cancel(actor, task.value.id))
+        const to = op.to === null ? Option.none() : pick(world.locations, op.to)
+        return yield* refusable(Effect.flatMap(
+          decodeInput(ConfirmMoveRequest, {
+            qty: op.qty === null ? null : 1 + op.qty % (task.value.quantity + 1),
+            to_loc_id: Option.getOrNull(to)
+          }),
+          (request) => movementTasks.confirm(actor, task.value.id, request)
+        ))
+      }
+      case "MoveAll": {
+        const from = pick(world.locations, op.from)
+        const to = pick(world.locations, op.to)
+        if (Option.isNone(from) || Option.isNone(to)) return skipped
+        const movementTasks = yield* MovementTasks
+        return yield* refusable(Effect.flatMap(
+          decodeInput(MoveAllRequest, { to_loc_id: to.value }),
+          (request) => movementTasks.moveAll(actor, from.value, request)
+        ))
+      }
+      case "SetLocationStatus": {
+        const locations = yield* Locations
+        const location = pick(yield* locations.list(actor, {}), op.location)
+        if (Option.isNone(location)) return skipped
+        const { client_id, description, loc_type, max_tags, max_volume, max_weight, sequence, zone } = location.value
+        return yield* refusable(Effect.flatMap(
+          decodeInput(LocationUpdate, {
+            loc_type,
+            description,
+            zone,
+            sequence,
+            max_tags,
+            max_weight,
+            max_volume,
+            client_id,
+            status: op.status
+          }),
+          (update) => locations.replace(actor, location.value.loc_id, update)
+        ))
+      }
+    }
+  })
+
+/**
+ * Seeds the state, plays the operations, and checks the invariants after each one; after each
+ * wave start, also FEFO, that no claim is on stock a location's status keeps in, and that the
+ * start took only available (never tasked) stock. `violations` is empty when every invariant
+ * held throughout.
+ */
+export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>) =>
+  Effect.gen(function*() {
+    const world = yield* seed(actor, state)
+    const waves = yield* Waves
+    const outcomes: Array<Outcome> = []
+    let before = yield* snapshot(actor)
+    const violations: Array<string> = [...checkInvariants(before)]
+    for (const [index, op] of ops.entries()) {
+      const outcome = yield* applyOp(world, op)
+      outcomes.push(outcome)
+      const after = yield* snapshot(actor)
+      const found = [...checkInvariants(after)]
+      if (op._tag === "StartWave" && outcome._tag === "Done") {
+        const started = pick(yield* waves.list(actor), op.wave)
+        if (Option.isSome(started)) {
+          const claims = yield* Effect.orDie(waves.claims(actor, started.value.id))
+          found.push(
+            ...checkFefo(after.contents, claims, yield* today, after.locations),
+            ...checkBlockedAllocation(after.contents, claims, after.locations),
+            ...checkUntaskedAllocation(before.contents, after.contents)
+          )
+        }
+      }
+      violations.push(...found.map((violation) => `after op ${index} (${op._tag}): ${violation}`))
+      before = after
+    }
+    return { world, outcomes, violations }
+  })
