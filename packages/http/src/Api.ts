@@ -8,6 +8,8 @@ import { AuthApi } from "./api/AuthApi.js"
 import { CarriersApi } from "./api/CarriersApi.js"
 import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
 import { InventoryApi } from "./api/InventoryApi.js"
+import { LocationsApi } from "./api/LocationsApi.js"
+import { MovementTasksApi } from "./api/MovementTasksApi.js"
 import { documentOperations } from "./api/Operations.js"
 import { OrdersApi } from "./api/OrdersApi.js"
 import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
@@ -35,6 +37,8 @@ const declaration = HttpApi.make("warehouse")
   .add(PreAdvicesApi)
   .add(InventoryApi)
   .add(ReceivingApi)
+  .add(LocationsApi)
+  .add(MovementTasksApi)
   .add(WaveDefinitionsApi)
   .add(WavesApi)
   .add(PickingApi)

@@ -204,7 +204,8 @@ const values = () =>
     "",
     "### Statuses",
     "",
-    "One table serves orders, pre-advices and waves; records show a status as `{id, description}` or its description.",
+    "One table serves orders, pre-advices, waves and movement tasks; records show a status as `{id, description}` " +
+    "or its description, or as `status` and `status_id`.",
     "",
     table(
       ["id", "description", "used by"],
@@ -287,7 +288,9 @@ export const apiReference = (intro: string): string => {
         return [
           schema === undefined
             ? `Success: ${status}, no body${located ? "; `Location` is the new record's path, which `GET` reads" : ""}.`
-            : `Success: ${status}. ${reader.shape(schema, "response")}`,
+            : `Success: ${status}${located ? ", the new record; `Location` is its path, which `GET` reads" : ""}. ${
+              reader.shape(schema, "response")
+            }`,
           ""
         ]
       }),

@@ -31,6 +31,8 @@ const handlers = Layer.mergeAll(
   toHttpApi("pickmethods", tables.pickmethods),
   toHttpApi("inventory", tables.inventory),
   toHttpApi("receiving", tables.receiving),
+  toHttpApi("locations", tables.locations),
+  toHttpApi("movementTasks", tables.movementTasks),
   toHttpApi("waveDefinitions", tables.waveDefinitions),
   toHttpApi("waves", tables.waves),
   toHttpApi("picking", tables.picking),

@@ -1,7 +1,7 @@
 import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
-import { NewOrder, SiteId } from "@wms/core"
+import { AdjustmentRequest, NewLocation, NewMoveRequest, NewOrder, NewSku, SiteId } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
@@ -90,7 +90,7 @@ describe("the typed client", () => {
           ["PreAdviceNotFound", { preAdviceId: "PA-9" }, "PreAdvice with PreAdviceID PA-9 not found"]
         )
         assert.deepStrictEqual(
-          yield* failure(wms.receiving.receive({ path: { id: "PA-9" }, payload: { lines: null } })),
+          yield* failure(wms.receiving.receive({ path: { id: "PA-9" }, payload: { lines: null, putaway: null } })),
           ["PreAdviceNotFound", { preAdviceId: "PA-9" }, "PreAdvice with PreAdviceID PA-9 not found"]
         )
         assert.deepStrictEqual(
@@ -109,6 +109,59 @@ describe("the typed client", () => {
           yield* failure(wms.webhooks.getWebhook(missing)),
           ["WebhookNotFound", {}, "Webhook niet gevonden"]
         )
+
+        // The warehouse cycle's: a create answers its record, and 409s of one endpoint are told apart by their text.
+        const location = yield* wms.locations.createLocation({
+          payload: NewLocation.make({ loc_id: "S-1", loc_type: "Storage", max_tags: 0 })
+        })
+        assert.deepStrictEqual([location.loc_id, location.max_tags, location.qty_on_hand], ["S-1", 0, 0])
+        assert.deepStrictEqual(
+          yield* failure(wms.locations.getLocation({ path: { id: "NOPE" } })),
+          ["LocationNotFound", { locId: "NOPE" }, "Location with id NOPE not found"]
+        )
+        assert.deepStrictEqual(
+          yield* failure(
+            wms.locations.createLocation({ payload: NewLocation.make({ loc_id: "S-1", loc_type: "Dock" }) })
+          ),
+          ["LocationExists", { locId: "S-1" }, "Location S-1 already exists"]
+        )
+        yield* wms.skus.createSku({ payload: NewSku.make({ sku_id: "BOLT", description: "Bolt" }) })
+        yield* wms.inventory.adjust({ payload: AdjustmentRequest.make({ sku_id: "BOLT", loc_id: "A-1", qty: 5 }) })
+        const [content] = yield* wms.inventory.overview({ urlParams: {} })
+        const move = (qty: number, to: string) =>
+          wms.movementTasks.createMovementTask({
+            payload: NewMoveRequest.make({ content_id: content!.content_id, qty, to_loc_id: to })
+          })
+        assert.deepStrictEqual(
+          yield* failure(move(9, "B-1")),
+          [
+            "ContentUnavailable",
+            { contentId: content!.content_id, available: 5, qty: 9 },
+            `Content ${content!.content_id} has 5 available, 9 asked`
+          ]
+        )
+        assert.deepStrictEqual(
+          yield* failure(move(1, "S-1")),
+          ["LocationFull", { locId: "S-1", qty: 1, skuId: "BOLT" }, "Location S-1 has no room for 1 of BOLT"]
+        )
+        const task = yield* move(2, "B-1")
+        assert.deepStrictEqual([task.task_type, task.quantity, task.status_id], ["Move", 2, 1])
+        yield* wms.movementTasks.cancelMovementTask({ path: { id: task.id } })
+        assert.deepStrictEqual(
+          yield* failure(wms.movementTasks.confirmMovementTask({ path: { id: task.id }, payload: null })),
+          ["MovementTaskClosed", { taskId: task.id, status: "Cancelled" }, `Movement task ${task.id} is Cancelled`]
+        )
+        assert.deepStrictEqual(
+          yield* failure(wms.movementTasks.getMovementTask(missing)),
+          ["MovementTaskNotFound", { taskId: 999 }, "Movement task with id 999 not found"]
+        )
+        assert.deepStrictEqual(
+          yield* failure(wms.admin.getSiteSettings({ path: { id: "NOPE" } })),
+          ["SiteNotFound", { siteId: "NOPE" }, "Site with id NOPE not found"]
+        )
+        assert.deepStrictEqual(yield* wms.admin.getSiteSettings({ path: { id: "main" } }), {
+          putaway_on_receipt: false
+        })
 
         // The generic failures keep their classes.
         const anonymous = yield* makeClient({ baseUrl: url, site: "main" })

@@ -19,6 +19,16 @@ const creates: ReadonlyArray<{ readonly path: string; readonly body: unknown; re
   { path: "/webhooks", body: { event_type: "order_shipped", url: "https://example.com/hook", enabled: false } }
 ]
 
+// The creates that answer 201 with the record, in order (the movement task moves the stock the adjustment made).
+const recordCreates: ReadonlyArray<{ readonly path: string; readonly body: unknown; readonly location: RegExp }> = [
+  { path: "/locations", body: { loc_id: "BAY 1/2", loc_type: "Storage" }, location: /^\/locations\/BAY%201%2F2$/ },
+  {
+    path: "/movement-tasks",
+    body: { content_id: 1, qty: 1, to_loc_id: "BAY 1/2" },
+    location: /^\/movement-tasks\/\d+$/
+  }
+]
+
 for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 60_000 })(`created records' locations on ${label}`, (it) => {
     it.effect("each create answers 204 with a Location that GET reads as the record just made", () =>
@@ -39,12 +49,33 @@ for (const [label, server] of serverOnBothStores) {
         }
       }))
 
-    it.effect("the OpenAPI document names the Location header of every such create's 204", () =>
+    it.effect("each create that answers 201 with the record names it in its Location, which GET reads", () =>
+      Effect.gen(function*() {
+        const api = yield* Api
+        const token = yield* api.login()
+        const stock = { sku_id: "BOLT 8/M", loc_id: "A-1", qty: 5 }
+        assert.strictEqual(
+          (yield* api.request("POST", "/inventory/adjustments", { token, site: "main", body: stock })).status,
+          204
+        )
+        for (const create of recordCreates) {
+          const created = yield* api.request("POST", create.path, { token, site: "main", body: create.body })
+          assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+          assert.match(created.headers["location"]!, create.location)
+          const read = yield* api.request("GET", created.headers["location"]!, { token, site: "main" })
+          assert.deepStrictEqual([read.status, read.body], [200, created.body])
+        }
+      }))
+
+    it.effect("the OpenAPI document names the Location header of every such create's 204 or 201", () =>
       Effect.gen(function*() {
         const api = yield* Api
         const spec = (yield* api.request("GET", "/openapi.json")).body
         for (const create of creates) {
           assert.strictEqual(spec.paths[create.path].post.responses["204"].headers.Location.schema.type, "string")
+        }
+        for (const create of recordCreates) {
+          assert.strictEqual(spec.paths[create.path].post.responses["201"].headers.Location.schema.type, "string")
         }
       }))
   })

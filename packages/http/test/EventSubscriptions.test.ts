@@ -34,7 +34,7 @@ const receiveOne = (preAdviceId: string) =>
         lines: [{ sku_id: `SKU-${preAdviceId}`, qty: 2 }]
       })
     )
-    yield* (yield* Receiving).receive(actor, preAdviceId, { lines: null })
+    yield* (yield* Receiving).receive(actor, preAdviceId, { lines: null, putaway: null })
   })
 
 for (const [label, database] of databases) {

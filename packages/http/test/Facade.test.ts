@@ -4,6 +4,9 @@ import {
   InvalidInput,
   isConflict,
   isNotFound,
+  LocationExists,
+  MovementTaskClosed,
+  MovementTaskNotFound,
   OrderExists,
   OrderNotFound,
   Unauthenticated,
@@ -145,6 +148,52 @@ describe("the Promise facade's checks, as the API declares them", () => {
           const clerk = wms.as({ site: "main", user: "clerk@main.test" })
           assert.instanceOf(await rejection(clerk.sites.create({} as never)), Forbidden)
           assert.instanceOf(await rejection(wms.sites.create({} as never)), InvalidInput)
+        })
+      }).pipe(Effect.orDie),
+    { timeout: 60_000 }
+  )
+})
+
+describe("the Promise facade's warehouse cycle", () => {
+  it.scoped(
+    "resolves creates to their records and a receipt with putaway to its report; rejects with the cycle's errors",
+    () =>
+      Effect.gen(function*() {
+        const file = yield* freshSqliteFile
+        const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+        yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+        yield* Effect.promise(async () => {
+          await wms.skus.create({ sku_id: "BOLT", description: "Bolt" })
+          const location = await wms.locations.create({ loc_id: "S-1", loc_type: "Storage", zone: "A" })
+          assert.deepStrictEqual([location.loc_id, location.zone, location.status], ["S-1", "A", "Active"])
+          assert.instanceOf(await rejection(wms.locations.create({ loc_id: "S-1", loc_type: "Dock" })), LocationExists)
+          assert.deepStrictEqual((await wms.locations.list({ zone: "A" })).map((l) => l.loc_id), ["S-1"])
+
+          assert.deepStrictEqual(await wms.sites.settings("main"), { putaway_on_receipt: false })
+          await wms.sites.updateSettings("main", { putaway_on_receipt: true })
+          await wms.preadvices.create({ pre_advice_id: "PA-1", lines: [{ sku_id: "BOLT", qty: 6 }] })
+          const report = await wms.preadvices.receive("PA-1")
+          assert.deepStrictEqual(report?.unplaced, [])
+          const [putaway] = await wms.movementTasks.list()
+          assert.deepStrictEqual([report?.tasks, putaway?.to_loc_id], [[putaway?.id], "S-1"])
+          await wms.movementTasks.confirm(putaway!.id)
+          const closed = await rejection(wms.movementTasks.cancel(putaway!.id))
+          assert.instanceOf(closed, MovementTaskClosed)
+          assert.strictEqual((closed as MovementTaskClosed).message, `Movement task ${putaway!.id} is Complete`)
+
+          const moves = await wms.locations.moveAll("S-1", { to_loc_id: "B-1" })
+          assert.deepStrictEqual(moves.map((task) => [task.task_type, task.quantity, task.to_loc_id]), [[
+            "Move",
+            6,
+            "B-1"
+          ]])
+          await wms.movementTasks.confirm(moves[0]!.id, { qty: 4 })
+          assert.deepStrictEqual((await wms.movementTasks.get(moves[0]!.id)).status, "Complete")
+          const task = await wms.movementTasks.create({ sku_id: "BOLT", from_loc_id: "S-1", qty: 2, to_loc_id: "B-1" })
+          assert.strictEqual(task.content_id, moves[0]!.content_id)
+          const missing = await rejection(wms.movementTasks.create({ qty: 1, to_loc_id: "B-1" }))
+          assert.strictEqual((missing as InvalidInput).message, "Missing field content_id")
+          assert.instanceOf(await rejection(wms.movementTasks.get(999)), MovementTaskNotFound)
         })
       }).pipe(Effect.orDie),
     { timeout: 60_000 }

@@ -12,7 +12,7 @@ import { assert, layer } from "@effect/vitest"
 import { WarehouseApi } from "@wms/http"
 import { Arbitrary, Effect, FastCheck as fc, Option, Schema } from "effect"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
-import { callerFor, checkProperty, expect204, unique } from "../../../testing/world.js"
+import { callerFor, checkProperty, expect204, expectStatus, unique } from "../../../testing/world.js"
 
 interface WriteEndpoint {
   readonly method: "POST" | "PUT" | "DELETE"
@@ -155,6 +155,11 @@ for (const [label, server] of serverOnBothStores) {
           expect204(yield* main.post("/orders", { order_id: "O-1", lines: [{ sku_id: "SKU-1", qty: 2 }] }))
           expect204(yield* main.post("/preadvices", { pre_advice_id: "PA-1", lines: [{ sku_id: "SKU-1", qty: 5 }] }))
           expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "A-1", qty: 10 }))
+          // A managed location holding that stock, an Open movement task of it, and stock to put away.
+          expectStatus(yield* main.post("/locations", { loc_id: "A-1", loc_type: "Storage" }), 201)
+          expectStatus(yield* main.post("/locations", { loc_id: "B-1", loc_type: "Storage", max_tags: 1 }), 201)
+          expectStatus(yield* main.post("/movement-tasks", { content_id: 1, qty: 2, to_loc_id: "B-1" }), 201)
+          expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "RECEIVING", qty: 4 }))
           expect204(
             yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 })
           )
@@ -169,6 +174,8 @@ for (const [label, server] of serverOnBothStores) {
             "O-1",
             "PA-1",
             "SKU-1",
+            "A-1",
+            "main",
             otherId,
             "2147483648",
             "1e308",

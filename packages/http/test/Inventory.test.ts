@@ -102,7 +102,9 @@ for (const [label, server] of serverOnBothStores) {
           order_id: null,
           line_id: null,
           notes: "count",
-          client_id: null
+          client_id: null,
+          from_content_id: null,
+          reason_code: null
         })
         const entry = yield* api.request("GET", `/inventory/transactions/${entries[0].id}`, { token, site: "main" })
         assert.deepStrictEqual(entry.body, entries[0])

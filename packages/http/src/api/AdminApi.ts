@@ -11,6 +11,9 @@ import {
   NewUser,
   NotFulfillmentSite,
   SiteExists,
+  SiteNotFound,
+  SiteSettings,
+  SiteSettingsUpdate,
   TextIdFromPath,
   UserChanges,
   UserExists,
@@ -44,6 +47,7 @@ export const UserRecord = Schema.Struct({
 })
 
 const UserPath = Schema.Struct({ userId: TextIdFromPath })
+const SitePath = Schema.Struct({ id: TextIdFromPath })
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(HttpApiEndpoint.get("listSites", "/sites").setUrlParams(ListWindow).addSuccess(Schema.Array(SiteRecord)))
@@ -53,6 +57,30 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .annotate(ReadOnlyFields, SiteRecord)
       .addError(onTheWire(SiteExists))
       .annotate(OpenApi.Description, "Creates a site. A site id taken by a site or a client: 409.")
+  )
+  .add(
+    HttpApiEndpoint.get("getSiteSettings", "/sites/:id/settings")
+      .setPath(SitePath)
+      .addSuccess(SiteSettings)
+      .addError(onTheWire(SiteNotFound))
+      .annotate(
+        OpenApi.Description,
+        "The settings of a site that turn on behaviour changing what an existing request does, each off until " +
+          "set: `putaway_on_receipt`, whether `POST /preadvices/:id/receive` makes putaway tasks when its body " +
+          "does not say. Unknown site: 404 `Site with id <id> not found`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("updateSiteSettings", "/sites/:id/settings")
+      .setPath(SitePath)
+      .setPayload(SiteSettingsUpdate)
+      .annotate(ReadOnlyFields, SiteSettings)
+      .addError(onTheWire(SiteNotFound))
+      .annotate(
+        OpenApi.Description,
+        "Changes the settings present in the body and keeps the others. Unknown site: 404 `Site with id <id> " +
+          "not found`. 204."
+      )
   )
   .add(
     HttpApiEndpoint.get("listClients", "/clients")

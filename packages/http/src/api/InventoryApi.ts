@@ -8,6 +8,7 @@ import {
   ContentFull,
   ContentNotFound,
   ListWindow,
+  LocationStatusRefuses,
   LostAndFoundItemNotFound,
   RecordIdFromPath,
   Stock,
@@ -98,9 +99,13 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
       .addSuccess(Schema.Array(TransactionRecord))
       .annotate(
         OpenApi.Description,
-        "The ledger, oldest first. Types: Receipt, Allocate, Deallocate, Pick, Shipment, Adjustment, Lost. " +
-          "Every change of stock or allocation writes one; transactions are never changed or deleted. " +
-          "An Adjustment's qty is signed."
+        "The ledger, oldest first. Types: Receipt, Allocate, Deallocate, Pick, Shipment, Adjustment, Lost, and " +
+          "those of movement tasks: Task (a task reserved qty on its source content, qty_tasked_from + qty), " +
+          "Untask (a cancelled task, or the rest of a partly confirmed one, released: qty_tasked_from − qty), and " +
+          "Putaway, Move and Replenish (a confirmed task carried qty from `from_content_id` to `content_id`; notes " +
+          "`Movement task <id>`). Every change of stock, allocation or reservation writes one; transactions are " +
+          "never changed or deleted. An Adjustment's qty is signed; every other qty is positive, its type saying " +
+          "the direction. `from_content_id` is null but on movements; `reason_code` is null on every type so far."
       )
   )
   .add(
@@ -132,6 +137,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
       .addError(onTheWire(ContentNotFound))
       .addError(onTheWire(ContentFull))
       .addError(onTheWire(StockShort))
+      .addError(onTheWire(LocationStatusRefuses))
       .annotate(
         OpenApi.Description,
         "Extension. Corrects stock without a pre-advice: `{content_id, qty}` or `{sku_id, loc_id, tag_id?, expiry_date?, qty}`, " +
@@ -141,7 +147,10 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
           "adjustments add up in one content. A positive qty at a key with no content creates one (a generated " +
           "tag_id when none is given); a negative one needs an existing content (400). Writes an Adjustment " +
           "transaction. A content can never go below qty_allocated + qty_tasked_from, nor above 2147483647: 409 " +
-          "naming the content. 204."
+          "naming the content. At a managed location, a positive qty needs one that takes stock in (not `Blocked " +
+          "In`, `Blocked` or `Counting`) and a negative one a location that lets stock out (not `Blocked Out`, " +
+          "`Blocked` or `Counting`): else 409 `Location <loc_id> is <status>`; capacity is never checked (an " +
+          "adjustment is a fact). 204."
       )
   )
   .middleware(Authorization)

@@ -8,9 +8,16 @@ import type { HttpApiEndpoint } from "@effect/platform"
 import type {
   AdjustmentRequest,
   CarrierInput,
+  ConfirmMoveRequest,
   ConfirmTaskRequest,
   ListWindow,
+  LocationQuery,
+  LocationUpdate,
+  MoveAllRequest,
+  MovementTaskQuery,
   NewClient,
+  NewLocation,
+  NewMoveRequest,
   NewOrder,
   NewOrderLine,
   NewPreAdvice,
@@ -25,7 +32,9 @@ import type {
   PreAdviceLineChanges,
   PreAdviceLinesPayload,
   PreAdvicePage,
+  PutawayRequest,
   ReceiptRequest,
+  SiteSettingsUpdate,
   SkuGroupUpdate,
   SkuUpdate,
   TaskQuery,
@@ -85,6 +94,8 @@ const skuGroups = of("skugroups")
 const orders = of("orders")
 const preadvices = of("preadvices")
 const inventory = of("inventory")
+const locations = of("locations")
+const movementTasks = of("movementTasks")
 const waveDefinitions = of("waveDefinitions")
 const waves = of("waves")
 const picking = of("picking")
@@ -94,7 +105,14 @@ const webhooks = of("webhooks")
 export const methods = {
   sites: {
     list: admin("listSites", everything),
-    create: admin("createSite", (payload: Body<typeof NewSite>) => ({ payload }))
+    create: admin("createSite", (payload: Body<typeof NewSite>) => ({ payload })),
+    /** The site's settings (`putaway_on_receipt`). */
+    settings: admin("getSiteSettings", byText),
+    /** Changes the settings present, keeps the others. */
+    updateSettings: admin(
+      "updateSiteSettings",
+      (id: string, payload: Body<typeof SiteSettingsUpdate>) => ({ ...byText(id), payload })
+    )
   },
   clients: {
     list: admin("listClients", everything),
@@ -197,7 +215,11 @@ export const methods = {
       (id: string, line: number, payload: Body<typeof PreAdviceLineChanges>) => ({ ...byLine(id, line), payload })
     ),
     removeLine: preadvices("deletePreAdviceLine", byLine),
-    /** Receives the given lines, or without `lines` everything still expected, into stock. */
+    /**
+     * Receives the given lines, or without `lines` everything still expected, into stock. With
+     * putaway (`putaway: true`, or the site's `putaway_on_receipt`) resolves to `{tasks, unplaced}`;
+     * without, to nothing.
+     */
     receive: call(
       "receiving",
       "receive",
@@ -213,6 +235,39 @@ export const methods = {
     lostAndFoundItem: inventory("lostAndFoundItem", byNumber),
     /** A stock adjustment: `{content_id, qty}` or `{sku_id, loc_id, tag_id?, expiry_date?, qty}`. */
     adjust: inventory("adjust", (payload: Body<typeof AdjustmentRequest>) => ({ payload }))
+  },
+  locations: {
+    /** The site's locations with their occupancy; optional filters `zone`, `loc_type`, `status`. */
+    list: locations("listLocations", (query: LocationQuery = {}) => ({ urlParams: query })),
+    get: locations("getLocation", byText),
+    /** Resolves to the new location's record. */
+    create: locations("createLocation", (payload: Body<typeof NewLocation>) => ({ payload })),
+    /** Replaces every writable field (`PUT /locations/:id`): status changes go through here. */
+    replace: locations(
+      "updateLocation",
+      (id: string, payload: Body<typeof LocationUpdate>) => ({ ...byText(id), payload })
+    ),
+    remove: locations("deleteLocation", byText),
+    /** A Move task per content at the location with stock available; resolves to the tasks. */
+    moveAll: locations(
+      "moveAll",
+      (id: string, payload: Body<typeof MoveAllRequest>) => ({ ...byText(id), payload })
+    )
+  },
+  movementTasks: {
+    /** The scope's Open movement tasks, or those of `status_id`, with optional filters. */
+    list: movementTasks("listMovementTasks", (query: MovementTaskQuery = {}) => ({ urlParams: query })),
+    get: movementTasks("getMovementTask", byNumber),
+    /** A Move task: `{content_id, qty, to_loc_id}` or `{sku_id, from_loc_id, tag_id?, qty, to_loc_id}`; resolves to it. */
+    create: movementTasks("createMovementTask", (payload: Body<typeof NewMoveRequest>) => ({ payload })),
+    /** Carries the task's stock, or `{ qty }` of it, to its destination or `{ to_loc_id }`. */
+    confirm: movementTasks(
+      "confirmMovementTask",
+      (id: number, payload: Body<typeof ConfirmMoveRequest> = {}) => ({ ...byNumber(id), payload })
+    ),
+    cancel: movementTasks("cancelMovementTask", byNumber),
+    /** Putaway tasks for a content at a receiving location; resolves to the tasks made. */
+    putaway: movementTasks("createPutawayTasks", (payload: Body<typeof PutawayRequest>) => ({ payload }))
   },
   waveDefinitions: {
     list: waveDefinitions("listWaveDefinitions", windowed),

@@ -1,7 +1,9 @@
 import { Receiving } from "@wms/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { Table } from "./Table.js"
 
 export const ReceivingTable = Effect.map(Receiving, (receiving) => ({
-  receive: (actor, { path, payload }) => receiving.receive(actor, path.id, payload ?? { lines: null })
+  // With putaway, 200 with its report; without, 204 as before putaway existed.
+  receive: (actor, { path, payload }) =>
+    Effect.map(receiving.receive(actor, path.id, payload ?? { lines: null, putaway: null }), Option.getOrUndefined)
 } satisfies Table<"receiving">))

@@ -14,10 +14,11 @@ import {
   HttpApiBuilder,
   type HttpApiEndpoint,
   type HttpApiGroup,
+  HttpApiSchema,
   HttpServerResponse
 } from "@effect/platform"
 import type { Actor } from "@wms/core"
-import { Context, Effect, type Layer, Option, type Scope, type Types } from "effect"
+import { Context, Effect, type Layer, Option, Schema, type Scope, type Types } from "effect"
 import { WarehouseApi } from "../Api.js"
 import { CreatedAt } from "../api/CreatedAt.js"
 import { CurrentActor } from "../api/Security.js"
@@ -78,9 +79,28 @@ interface Handlers {
 type Entries = Record<string, (actor: Actor, input: never) => Effect.Effect<unknown, unknown>>
 
 /**
+ * A create's answer with the new record's `Location`: a 204, or the record encoded by the
+ * endpoint's success schema with its status (201). The record was built by the engine, so a
+ * failure to encode it is a defect.
+ */
+const answerWithLocation = (success: Schema.Schema<unknown>) => {
+  if (HttpApiSchema.isVoid(success.ast)) {
+    return (_created: unknown, location: string) =>
+      Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { location } }))
+  }
+  const status = HttpApiSchema.getStatusSuccess(success)
+  const encode = Schema.encode(success)
+  return (created: unknown, location: string) =>
+    encode(created).pipe(
+      Effect.flatMap((body) => HttpServerResponse.json(body, { status, headers: { location } })),
+      Effect.orDie
+    )
+}
+
+/**
  * The `HttpApi` handlers of group `G` from its table: each entry is called with the caller the
- * group's security middleware provides (`CurrentActor`). A create (`CreatedAt`) answers its 204
- * with the new record's `Location`.
+ * group's security middleware provides (`CurrentActor`). A create (`CreatedAt`) answers with the
+ * new record's `Location`.
  */
 export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
   group: G,
@@ -99,18 +119,19 @@ export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
       Effect.map(make, (table: Entries) =>
         Object.keys(WarehouseApi.groups[group].endpoints).reduce((built, name) => {
           const entry = table[name]!
-          const endpoints: Record<string, { readonly annotations: Context.Context<never> }> =
-            WarehouseApi.groups[group].endpoints
+          const endpoints: Record<
+            string,
+            { readonly annotations: Context.Context<never>; readonly successSchema: Schema.Schema.Any }
+          > = WarehouseApi.groups[group].endpoints
           const createdAt = Context.getOption(endpoints[name]!.annotations, CreatedAt)
           if (Option.isNone(createdAt)) {
             return built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
           }
           const locate = createdAt.value
+          // A create's record schema needs no service.
+          const answer = answerWithLocation(endpoints[name]!.successSchema as Schema.Schema<unknown>)
           return built.handle(name, (input) =>
             Effect.flatMap(CurrentActor, (actor) =>
-              Effect.map(
-                entry(actor, input),
-                (created) => HttpServerResponse.empty({ status: 204, headers: { location: locate(input, created) } })
-              )))
+              Effect.flatMap(entry(actor, input), (created) => answer(created, locate(input, created)))))
         }, handlers as unknown as Handlers)) as never
   ) as never

@@ -2,6 +2,8 @@
 import { AdminTable } from "./AdminHandlers.js"
 import { CarriersTable } from "./CarriersHandlers.js"
 import { InventoryTable } from "./InventoryHandlers.js"
+import { LocationsTable } from "./LocationsHandlers.js"
+import { MovementTasksTable } from "./MovementTasksHandlers.js"
 import { OrdersTable } from "./OrdersHandlers.js"
 import { CustomersTable, SuppliersTable } from "./PartnersHandlers.js"
 import { PickingTable } from "./PickingHandlers.js"
@@ -24,6 +26,8 @@ export const tables = {
   preadvices: PreAdvicesTable,
   inventory: InventoryTable,
   receiving: ReceivingTable,
+  locations: LocationsTable,
+  movementTasks: MovementTasksTable,
   waveDefinitions: WaveDefinitionsTable,
   waves: WavesTable,
   picking: PickingTable,

@@ -1,0 +1,12 @@
+import { Locations, MovementTasks } from "@wms/core"
+import { Effect } from "effect"
+import type { Table } from "./Table.js"
+
+export const LocationsTable = Effect.map(Effect.all([Locations, MovementTasks]), ([locations, tasks]) => ({
+  listLocations: (actor, { urlParams }) => locations.list(actor, urlParams),
+  createLocation: (actor, { payload }) => locations.create(actor, payload),
+  getLocation: (actor, { path }) => locations.get(actor, path.id),
+  updateLocation: (actor, { path, payload }) => locations.replace(actor, path.id, payload),
+  deleteLocation: (actor, { path }) => locations.remove(actor, path.id),
+  moveAll: (actor, { path, payload }) => tasks.moveAll(actor, path.id, payload)
+} satisfies Table<"locations">))
