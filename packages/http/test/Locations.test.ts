@@ -106,9 +106,16 @@ for (const [label, server] of serverOnBothStores) {
 
         expectError(yield* t.P.post("/locations", { loc_type: "Storage" }), 400, "Missing field loc_id")
         expectError(yield* t.P.post("/locations", { loc_id: "S-2" }), 400, "Missing field loc_type")
-        const badType = yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Shelf" })
-        expectStatus(badType, 400)
-        assert.match(badType.body.message, /^Invalid field loc_type: /)
+        expectError(
+          yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Shelf" }),
+          400,
+          "Invalid field loc_type: must be one of Receiving, Storage, PickFace, Staging, Dock, LostAndFound"
+        )
+        expectError(
+          yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Storage", status: "Closed" }),
+          400,
+          "Invalid field status: must be one of Active, Blocked In, Blocked Out, Blocked, Counting"
+        )
         const badTags = yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Storage", max_tags: -1 })
         expectError(badTags, 400, "Invalid field max_tags: must be a whole number from 0 to 2147483647")
         const badClient = yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Storage", client_id: t.f1 })

@@ -9,11 +9,15 @@ import { OptionalClientId, OptionalMasterText, TextId, TextIdFromPath } from "..
 import { ListWindow } from "../shared/Window.js"
 
 export const LocationTypes = ["Receiving", "Storage", "PickFace", "Staging", "Dock", "LostAndFound"] as const
-export const LocationType = Schema.Literal(...LocationTypes)
+export const LocationType = Schema.Literal(...LocationTypes).annotations({
+  message: () => ({ message: `must be one of ${LocationTypes.join(", ")}`, override: true })
+})
 export type LocationType = typeof LocationType.Type
 
 export const LocationStatuses = ["Active", "Blocked In", "Blocked Out", "Blocked", "Counting"] as const
-export const LocationStatus = Schema.Literal(...LocationStatuses)
+export const LocationStatus = Schema.Literal(...LocationStatuses).annotations({
+  message: () => ({ message: `must be one of ${LocationStatuses.join(", ")}`, override: true })
+})
 export type LocationStatus = typeof LocationStatus.Type
 
 /** Whether stock may arrive at a location of this status: receipts, positive adjustments, task destinations. */

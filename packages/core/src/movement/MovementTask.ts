@@ -11,7 +11,9 @@ import { Quantity, RecordId } from "../shared/Formats.js"
 import { ListWindow } from "../shared/Window.js"
 
 export const MovementTaskTypes = ["Putaway", "Move", "Replenish"] as const
-export const MovementTaskType = Schema.Literal(...MovementTaskTypes)
+export const MovementTaskType = Schema.Literal(...MovementTaskTypes).annotations({
+  message: () => ({ message: `must be one of ${MovementTaskTypes.join(", ")}`, override: true })
+})
 export type MovementTaskType = typeof MovementTaskType.Type
 
 /** A movement task's status: 1 Open, 20 Complete, 21 Cancelled (the one status table). */
@@ -124,9 +126,9 @@ export interface MovementTaskFilter {
 export const MovementTaskQuery = Schema.Struct({
   task_type: Schema.optional(MovementTaskType),
   status_id: Schema.optional(
-    Schema.Literal("1", "20", "21").pipe(
-      Schema.annotations({ message: () => "must be 1 (Open), 20 (Complete) or 21 (Cancelled)" })
-    )
+    Schema.Literal("1", "20", "21").annotations({
+      message: () => ({ message: "must be 1 (Open), 20 (Complete) or 21 (Cancelled)", override: true })
+    })
   ),
   sku_id: Schema.optional(TextIdFromPath),
   from_loc_id: Schema.optional(TextIdFromPath),

@@ -1,0 +1,320 @@
+/**
+ * Movement tasks under concurrency across processes: 3 bundled servers on one database take
+ * receipts with putaway into a few small storage locations, moves of the same stock, confirms
+ * (whole, partial, to another location) and cancels of the same tasks, location blocks, and wave
+ * starts on that stock, all at once. Afterwards the database itself must show that no unit was
+ * tasked twice, nor both tasked and allocated, that no location took more tags than it holds, and
+ * that the ledger replays to the stock.
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { assert, describe, it } from "@effect/vitest"
+import { Stock } from "@wms/core"
+import { SqliteStore } from "@wms/sql-sqlite"
+import { Effect, Layer, Redacted } from "effect"
+import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
+import { adminEmail, adminPassword } from "../../../testing/server.js"
+
+const site = "main"
+const processes = 3
+const clientsPerProcess = 3
+const actionsPerClient = 40
+const stormMillis = 8_000
+const skus = ["M-1", "M-2", "M-3"]
+const fullPallet = 6
+/** Storage locations, each room for two tags: putaways and moves fight for them. */
+const storage = ["ST-01", "ST-02", "ST-03", "ST-04", "ST-05"]
+/** Unmanaged places stock may also be moved to: no capacity, no status. */
+const floors = ["FLOOR-1", "FLOOR-2"]
+
+/** A small seeded generator, so a failing run's choices can be told apart by its seed. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/** The documented statuses of each kind of request in the storm. */
+const allowed: Record<string, ReadonlyArray<number>> = {
+  preadvice: [204],
+  receive: [200],
+  putaway: [201, 404, 409],
+  move: [201, 400, 409],
+  confirm: [204, 400, 404, 409],
+  cancel: [204, 404, 409],
+  block: [204],
+  start: [200, 404, 409]
+}
+
+const storeSql = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
+  database.kind === "pg"
+    ? Layer.orDie(PgClient.layer({ url: Redacted.make(database.url), maxConnections: 2 }))
+    : SqliteStore.layer({ filename: database.filename })
+
+/** The invariants of stock, tasks, claims, capacity and ledger, read from the database; each violation as one line. */
+const violations = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const problems: Array<string> = []
+  const contents = yield* sql<{
+    content_id: number
+    sku_id: string
+    loc_id: string
+    tag_id: string
+    qty: number
+    qty_allocated: number
+    qty_tasked_from: number
+  }>`SELECT content_id, sku_id, loc_id, tag_id, qty, qty_allocated, qty_tasked_from FROM contents`
+  const tasks = yield* sql<{ id: number; content_id: number; qty: number; status_id: number; to_loc_id: string }>`
+    SELECT id, content_id, qty, status_id, to_loc_id FROM movement_tasks`
+  const claims = yield* sql<{ content_id: number; qty: number }>`SELECT content_id, qty FROM claims
+    WHERE status = 'allocated'`
+  const ledger = yield* sql<{
+    content_id: number
+    from_content_id: number | null
+    transaction_type: Stock.TransactionType
+    sku_id: string
+    qty: number
+    notes: string | null
+  }>`SELECT content_id, from_content_id, transaction_type, sku_id, qty, notes FROM inventory_transactions
+    ORDER BY id`
+  const limits = yield* sql<{ loc_id: string; max_tags: number }>`SELECT loc_id, max_tags FROM locations
+    WHERE max_tags IS NOT NULL`
+
+  const sum = <A>(rows: ReadonlyArray<A>, key: (row: A) => number | string, qty: (row: A) => number) => {
+    const totals = new Map<number | string, number>()
+    for (const row of rows) totals.set(key(row), (totals.get(key(row)) ?? 0) + qty(row))
+    return totals
+  }
+  const open = tasks.filter((task) => task.status_id === 1)
+  const taskedByContent = sum(open, (t) => t.content_id, (t) => t.qty)
+  const claimedByContent = sum(claims, (c) => c.content_id, (c) => c.qty)
+  const replayed = Stock.replay(ledger)
+  for (const content of contents) {
+    const id = content.content_id
+    if (!Stock.isValid(content) || content.qty < 0) {
+      problems.push(`content ${id} breaks 0 ≤ allocated + tasked ≤ qty: ${JSON.stringify(content)}`)
+    }
+    if (content.qty_tasked_from !== (taskedByContent.get(id) ?? 0)) {
+      problems.push(`content ${id}: qty_tasked_from ${content.qty_tasked_from}, open tasks ${taskedByContent.get(id)}`)
+    }
+    if (content.qty_allocated !== (claimedByContent.get(id) ?? 0)) {
+      problems.push(`content ${id}: qty_allocated ${content.qty_allocated}, open claims ${claimedByContent.get(id)}`)
+    }
+    const replay = replayed.get(id) ?? { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
+    if (
+      replay.qty !== content.qty || replay.qty_allocated !== content.qty_allocated ||
+      replay.qty_tasked_from !== content.qty_tasked_from
+    ) {
+      problems.push(`content ${id}: ${JSON.stringify(content)}, the ledger replays to ${JSON.stringify(replay)}`)
+    }
+  }
+
+  // Stock enters by receipts and adjustments and leaves by picks and losses; movements net to zero.
+  const entered = sum(ledger, (t) => t.sku_id, (t) => {
+    switch (t.transaction_type) {
+      case "Receipt":
+      case "Adjustment":
+        return t.qty
+      case "Pick":
+      case "Lost":
+        return -t.qty
+      default:
+        return 0
+    }
+  })
+  for (const [sku, qty] of sum(contents, (c) => c.sku_id, (c) => c.qty)) {
+    if (qty !== (entered.get(sku) ?? 0)) problems.push(`SKU ${sku}: ${qty} in stock, ${entered.get(sku)} by the ledger`)
+  }
+
+  // A task reserves once (Task), and ends once: moved (one movement row) or released (Untask).
+  const rowsOfTask = new Map<number, Array<string>>()
+  for (const t of ledger) {
+    const task = /^Movement task (\d+)$/.exec(t.notes ?? "")
+    if (task === null) continue
+    const rows = rowsOfTask.get(Number(task[1])) ?? []
+    rows.push(t.transaction_type)
+    rowsOfTask.set(Number(task[1]), rows)
+  }
+  for (const task of tasks) {
+    const rows = (rowsOfTask.get(task.id) ?? []).sort().join(",")
+    const expected = task.status_id === 1
+      ? ["Task"]
+      : task.status_id === 21
+      ? ["Task,Untask"]
+      : ["Move,Task", "Move,Task,Untask", "Putaway,Task", "Putaway,Task,Untask"]
+    if (!expected.includes(rows)) problems.push(`task ${task.id} (status ${task.status_id}) has ledger rows ${rows}`)
+  }
+
+  // No location holds more tags than it may, counting the tags on their way to it.
+  for (const { loc_id, max_tags } of limits) {
+    const tags = new Set([
+      ...contents.filter((c) => c.loc_id === loc_id && c.qty > 0).map((c) => c.tag_id),
+      ...open.filter((t) => t.to_loc_id === loc_id).map((t) =>
+        contents.find((c) => c.content_id === t.content_id)!.tag_id
+      )
+    ])
+    if (tags.size > max_tags) problems.push(`location ${loc_id} holds ${tags.size} tags, room for ${max_tags}`)
+  }
+  return problems
+})
+
+/** The servers' logged failures, for the report of an unexpected status. */
+const failuresLogged = (servers: ReadonlyArray<ServerProcess>) =>
+  servers.flatMap((server, i) =>
+    server.output().split(/\n(?=\[)/).filter((entry) => entry.includes("ERROR")).map((entry) =>
+      `process ${i}: ${entry}`
+    )
+  ).join("\n").slice(0, 20_000)
+
+const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
+  Effect.gen(function*() {
+    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
+    const first = yield* startServer(databaseUrl)
+    const others = yield* Effect.all(
+      Array.from({ length: processes - 1 }, () => startServer(databaseUrl)),
+      { concurrency: "unbounded" }
+    )
+    const servers: Array<ServerProcess> = [first, ...others]
+    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
+    const next = random(seed)
+    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
+
+    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
+    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
+    const token = login.body.token as string
+    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
+      call(server, method, path, { token, site, body })
+    const must = (status: number, result: CallResult, what: string) =>
+      assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
+
+    const location = (loc_id: string, status: string) => ({
+      loc_id,
+      loc_type: "Storage",
+      zone: "Z",
+      sequence: storage.indexOf(loc_id),
+      max_tags: 2,
+      status
+    })
+    for (const loc_id of storage) {
+      must(201, yield* request(first, "POST", "/locations", location(loc_id, "Active")), `location ${loc_id}`)
+    }
+    for (const sku_id of skus) {
+      const sku = { sku_id, description: `Article ${sku_id}`, qty_on_full_pallet: fullPallet }
+      must(204, yield* request(first, "POST", "/skus", sku), `sku ${sku_id}`)
+      // Stock on the floor for moves and waves to share.
+      for (const floor of floors) {
+        const stock = { sku_id, loc_id: floor, qty: 10 + Math.floor(next() * 10) }
+        must(204, yield* request(first, "POST", "/inventory/adjustments", stock), `stock of ${sku_id}`)
+      }
+      const order = { order_id: `MO-${sku_id}`, lines: [{ sku_id, qty: 8 }] }
+      must(204, yield* request(first, "POST", "/orders", order), `order of ${sku_id}`)
+    }
+    must(204, yield* request(first, "POST", "/wave-definitions", { description: "All", criterium_id: 5, pick_type: 1 }), "definition")
+    const definitions = yield* request(first, "GET", "/wave-definitions")
+    const definitionId = definitions.body[0].id as number
+
+    const unexpected: Array<string> = []
+    const tally = new Map<string, number>()
+    const record = (kind: string, server: number, what: string, result: CallResult) => {
+      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
+      if (!allowed[kind].includes(result.status)) {
+        unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
+      }
+      return result
+    }
+
+    let receipts = 0
+    const deadline = Date.now() + stormMillis
+    const client = (s: number) =>
+      Effect.gen(function*() {
+        const server = servers[s]
+        for (let n = 0; n < actionsPerClient && Date.now() < deadline; n++) {
+          const roll = next()
+          if (roll < 0.2) {
+            const id = `PA-${s}-${n}-${receipts++}`
+            const created = yield* request(server, "POST", "/preadvices", {
+              pre_advice_id: id,
+              lines: [{ sku_id: pick(skus), qty: 1 + Math.floor(next() * 2 * fullPallet) }]
+            })
+            if (record("preadvice", s, `POST /preadvices ${id}`, created).status !== 204) continue
+            const received = yield* request(server, "POST", `/preadvices/${id}/receive`, { putaway: true })
+            record("receive", s, `receive ${id}`, received)
+          } else if (roll < 0.3) {
+            const contents = yield* request(server, "GET", "/inventory/overview")
+            const atReceiving = (contents.body as Array<{ content_id: number; loc_id: string }>).filter((c) =>
+              c.loc_id === "RECEIVING"
+            )
+            if (atReceiving.length === 0) continue
+            const body = { content_id: pick(atReceiving).content_id }
+            record("putaway", s, `putaway ${body.content_id}`, yield* request(server, "POST", "/putaway-tasks", body))
+          } else if (roll < 0.5) {
+            const contents = yield* request(server, "GET", "/inventory/overview")
+            const content = pick(contents.body as Array<{ content_id: number }>)
+            if (content === undefined) continue
+            const body = {
+              content_id: content.content_id,
+              qty: 1 + Math.floor(next() * 6),
+              to_loc_id: pick([...storage, ...floors])
+            }
+            record("move", s, `move ${JSON.stringify(body)}`, yield* request(server, "POST", "/movement-tasks", body))
+          } else if (roll < 0.75) {
+            const open = yield* request(server, "GET", "/movement-tasks")
+            const task = pick(open.body as Array<{ id: number; quantity: number }>)
+            if (task === undefined) continue
+            const way = next()
+            const body = way < 0.6
+              ? {}
+              : way < 0.8
+              ? { qty: 1 + Math.floor(next() * task.quantity) }
+              : { to_loc_id: pick([...storage, ...floors]) }
+            const confirmed = yield* request(server, "POST", `/movement-tasks/${task.id}/confirm`, body)
+            record("confirm", s, `confirm ${task.id} ${JSON.stringify(body)}`, confirmed)
+          } else if (roll < 0.85) {
+            const open = yield* request(server, "GET", "/movement-tasks")
+            const task = pick(open.body as Array<{ id: number }>)
+            if (task === undefined) continue
+            record("cancel", s, `cancel ${task.id}`, yield* request(server, "DELETE", `/movement-tasks/${task.id}`))
+          } else if (roll < 0.92) {
+            const loc_id = pick(storage)
+            const status = pick(["Active", "Blocked Out", "Blocked In"])
+            const blocked = yield* request(server, "PUT", `/locations/${loc_id}`, location(loc_id, status))
+            record("block", s, `PUT /locations/${loc_id} ${status}`, blocked)
+          } else {
+            const created = yield* request(server, "POST", "/waves/create", { wavedef_id: definitionId })
+            if (created.status !== 200) continue
+            const started = yield* request(server, "POST", "/waves/start", { wave_id: created.body.wave_id })
+            record("start", s, "POST /waves/start", started)
+          }
+        }
+      })
+    yield* Effect.all(
+      Array.from({ length: processes * clientsPerProcess }, (_, i) => client(i % processes)),
+      { concurrency: "unbounded" }
+    )
+
+    const problems = yield* Effect.provide(violations, storeSql(database)).pipe(Effect.orDie)
+    const summary = `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
+    assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
+    assert.deepStrictEqual(problems, [], summary)
+    // The storm did race: putaways, moves and confirms went through while others were refused.
+    for (const done of ["receive 200", "move 201", "confirm 204"]) assert.isAbove(tally.get(done) ?? 0, 0, summary)
+    for (const [i, server] of servers.entries()) {
+      assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
+    }
+  })
+
+describe("movement tasks across 3 server processes on one database", () => {
+  it.scopedLive(
+    "PostgreSQL: putaways, moves, confirms, cancels and wave starts never task a unit twice",
+    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    { timeout: 150_000 }
+  )
+
+  it.scopedLive(
+    "SQLite: putaways, moves, confirms, cancels and wave starts never task a unit twice",
+    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    { timeout: 150_000 }
+  )
+})
