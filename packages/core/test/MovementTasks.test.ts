@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type Content,
+  CountRepository,
   InventoryRepository,
   LocationRepository,
   type LocationWithOccupancy,
@@ -96,6 +97,7 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
       insert: (rows) => Effect.sync(() => rows.map(() => nextTask++)),
       close: () => Effect.succeed(world.closes ?? true)
     }, log),
+    makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
       lockPutawayCandidates: (_, preferred) =>

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   type ClaimRow,
   type Content,
+  CountRepository,
   InventoryRepository,
   type OpenTaskCounts,
   OrderRepository,
@@ -105,6 +106,7 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       }, log),
       makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
       makeTestLayer(WaveRepository)({ setOrderStatuses: () => Effect.void, setStatus: () => Effect.void }, log),
+      makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
       events.layer,
       testTransactor(log)
     ])))

@@ -160,7 +160,8 @@ describe("the typed client", () => {
           ["SiteNotFound", { siteId: "NOPE" }, "Site with id NOPE not found"]
         )
         assert.deepStrictEqual(yield* wms.admin.getSiteSettings({ path: { id: "main" } }), {
-          putaway_on_receipt: false
+          putaway_on_receipt: false,
+          count_variance_threshold: { percent: null, units: null }
         })
 
         // The generic failures keep their classes.
