@@ -173,8 +173,8 @@ export interface CountFilter {
 /** The query of `GET /counts`: every count unless `status` (a status id) says otherwise. */
 export const CountQuery = Schema.Struct({
   status: Schema.optional(
-    Schema.Literal("1", "20", "21", "22", "23").pipe(
-      Schema.annotations({
+    Schema.String.pipe(
+      Schema.filter((s) => ["1", "20", "21", "22", "23"].includes(s), {
         message: () => "must be 1 (Open), 20 (Complete), 21 (Cancelled), 22 (Counting) or 23 (Pending Approval)"
       })
     )

@@ -280,8 +280,21 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       yield* repository.update(released)
     }, atomically)
 
-    /** The lines of a record request, checked: known SKUs, the count's SKU, each SKU and tag once. */
-    const linesToRecord = Effect.fnUntraced(function*(actor: Actor, count: StoredCount, request: RecordCountRequest) {
+    /**
+     * The lines of a record request, checked: known SKUs, the count's SKU, each SKU and tag once. A
+     * line without a tag takes the tag of the SKU's one tag in the snapshot that no other line
+     * names, so that it replaces, and is replaced by, a line naming that tag; with none left it is
+     * found stock, with several it is ambiguous.
+     */
+    const linesToRecord = Effect.fnUntraced(function*(
+      actor: Actor,
+      count: StoredCount,
+      snapshot: ReadonlyArray<SnapshotContent>,
+      request: RecordCountRequest
+    ) {
+      const named = new Set(
+        request.lines.flatMap((l) => (l.tag_id === null ? [] : [JSON.stringify([l.sku_id, l.tag_id])]))
+      )
       const seen = new Set<string>()
       const owners = new Map<string, string | null>()
       const lines: Array<RecordedLine> = []
@@ -304,10 +317,22 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
           if (Option.isNone(sku)) return yield* invalidField("lines", `SKU ${line.sku_id} does not exist`)
           owners.set(line.sku_id, sku.value.client_id)
         }
+        const left = line.tag_id !== null ? [] : [
+          ...new Set(
+            snapshot.filter((c) => c.sku_id === line.sku_id && !named.has(JSON.stringify([c.sku_id, c.tag_id])))
+              .map((c) => c.tag_id)
+          )
+        ]
+        if (left.length > 1) {
+          return yield* invalidField(
+            "lines",
+            `SKU ${line.sku_id} lies at ${count.loc_id} under several tags: name the tag of each`
+          )
+        }
         lines.push({
           sku_id: line.sku_id,
           client_id: owners.get(line.sku_id) ?? null,
-          tag_id: line.tag_id,
+          tag_id: line.tag_id ?? left[0] ?? null,
           expiry_date: line.expiry_date,
           qty_counted: line.qty_counted
         })
@@ -522,7 +547,8 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       yield* requireSiteUser(actor)
       const count = yield* lockedCount(actor, countId)
       yield* inState(count, Status.Counting, Status.PendingApproval)
-      const lines = yield* linesToRecord(actor, count, request)
+      const snapshotNow = yield* repository.snapshot(count.id, count.count_index)
+      const lines = yield* linesToRecord(actor, count, snapshotNow, request)
       yield* repository.putLines(count.id, count.count_index, lines)
       yield* settle(actor, count)
     }, atomically)

@@ -5,9 +5,11 @@
 import { Schema } from "effect"
 
 export const ReasonCodes = ["Damaged", "Mispick", "Miscount", "Found", "Theft", "Expired", "Other"] as const
+export type ReasonCode = typeof ReasonCodes[number]
+
+const isReasonCode = (s: string): s is ReasonCode => (ReasonCodes as ReadonlyArray<string>).includes(s)
 
 /** A reason code; another value is a 400 naming the valid ones. */
-export const ReasonCode = Schema.Literal(...ReasonCodes).pipe(
-  Schema.annotations({ message: () => `must be one of ${ReasonCodes.join(", ")}` })
+export const ReasonCode = Schema.String.pipe(
+  Schema.filter(isReasonCode, { message: () => `must be one of ${ReasonCodes.join(", ")}` })
 )
-export type ReasonCode = typeof ReasonCode.Type
