@@ -160,6 +160,10 @@ for (const [label, server] of serverOnBothStores) {
           expectStatus(yield* main.post("/locations", { loc_id: "B-1", loc_type: "Storage", max_tags: 1 }), 201)
           expectStatus(yield* main.post("/movement-tasks", { content_id: 1, qty: 2, to_loc_id: "B-1" }), 201)
           expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "RECEIVING", qty: 4 }))
+          // An Open count (id 1, of a location with stock inbound) and a Counting one (id 2).
+          expectStatus(yield* main.post("/counts", { loc_id: "B-1" }), 201)
+          expectStatus(yield* main.post("/counts", { loc_id: "A-1", blind: true }), 201)
+          expect204(yield* main.post("/counts/2/release", null))
           expect204(
             yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 })
           )
