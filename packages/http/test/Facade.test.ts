@@ -1,5 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  CountBelowTasked,
+  CountNotFound,
+  CountWrongState,
   Forbidden,
   InvalidInput,
   isConflict,
@@ -197,6 +200,19 @@ describe("the Promise facade's warehouse cycle", () => {
           const missing = await rejection(wms.movementTasks.create({ qty: 1, to_loc_id: "B-1" }))
           assert.strictEqual((missing as InvalidInput).message, "Missing field content_id")
           assert.instanceOf(await rejection(wms.movementTasks.get(999)), MovementTaskNotFound)
+
+          const count = await wms.counts.create({ loc_id: "S-1", sku_id: "BOLT" })
+          await wms.counts.release(count.id)
+          // The open task carries 2 away from S-1: a count below that cannot apply, and writes nothing.
+          const below = await rejection(wms.counts.record(count.id, { lines: [{ sku_id: "BOLT", qty_counted: 1 }] }))
+          assert.instanceOf(below, CountBelowTasked)
+          assert.strictEqual((await wms.counts.get(count.id)).lines[0]!.qty_counted, null)
+          await wms.counts.record(count.id, { lines: [{ sku_id: "BOLT", qty_counted: 3 }] })
+          const counted = await wms.counts.get(count.id)
+          assert.deepStrictEqual([counted.status, counted.lines[0]!.variance], ["Complete", 1])
+          assert.deepStrictEqual((await wms.counts.list({ status: "20" })).map((c) => c.id), [count.id])
+          assert.instanceOf(await rejection(wms.counts.release(count.id)), CountWrongState)
+          assert.instanceOf(await rejection(wms.counts.get(999)), CountNotFound)
         })
       }).pipe(Effect.orDie),
     { timeout: 60_000 }

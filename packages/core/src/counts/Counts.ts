@@ -102,7 +102,11 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
     })
 
     /** The lines of a count as `viewer` may see them: a blind count hides its figures from non-admins until Complete. */
-    const toLine = (line: TallyLine, hidden: boolean, threshold: Parameters<typeof withinThreshold>[1]) => {
+    const toLine = (
+      line: TallyLine,
+      hidden: boolean,
+      threshold: Parameters<typeof withinThreshold>[1]
+    ): CountLineRecord => {
       const base = {
         sku_id: line.sku_id,
         tag_id: line.tag_id,
