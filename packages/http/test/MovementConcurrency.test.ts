@@ -211,7 +211,11 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
       const order = { order_id: `MO-${sku_id}`, lines: [{ sku_id, qty: 8 }] }
       must(204, yield* request(first, "POST", "/orders", order), `order of ${sku_id}`)
     }
-    must(204, yield* request(first, "POST", "/wave-definitions", { description: "All", criterium_id: 5, pick_type: 1 }), "definition")
+    must(
+      204,
+      yield* request(first, "POST", "/wave-definitions", { description: "All", criterium_id: 5, pick_type: 1 }),
+      "definition"
+    )
     const definitions = yield* request(first, "GET", "/wave-definitions")
     const definitionId = definitions.body[0].id as number
 
