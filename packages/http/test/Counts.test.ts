@@ -426,6 +426,25 @@ for (const [label, server] of serverOnBothStores) {
         assert.deepStrictEqual(yield* contentsAt(t.P, "L-1"), [["P1", 10, 0]])
       }))
 
+    it.effect("of two counts of one location opened at once one is made; a count recorded twice at once applies once", () =>
+      Effect.gen(function*() {
+        const t = yield* withStock
+        const opened = yield* Effect.all([
+          t.P.post("/counts", { loc_id: "L-1" }),
+          t.P.post("/counts", { loc_id: "L-1" })
+        ], { concurrency: 2 })
+        assert.sameMembers(opened.map((r) => r.status), [201, 409])
+        const id = opened.find((r) => r.status === 201)!.body.id
+        expect204(yield* t.P.post(`/counts/${id}/release`, null))
+        const recorded = yield* Effect.all([
+          t.P.post(`/counts/${id}/record`, { lines: [{ sku_id: "BOLT", qty_counted: 7 }] }),
+          t.P.post(`/counts/${id}/record`, { lines: [{ sku_id: "BOLT", qty_counted: 7 }] })
+        ], { concurrency: 2 })
+        assert.sameMembers(recorded.map((r) => r.status), [204, 409])
+        assert.deepStrictEqual(yield* ledgerOf(t.P, "BOLT"), [["Count", -3, "Miscount", `Count ${id}`]])
+        assert.deepStrictEqual(yield* contentsAt(t.P, "L-1"), [["P1", 7, 0]])
+      }))
+
     it.effect("an adjustment may name a reason code from the same list", () =>
       Effect.gen(function*() {
         const t = yield* withStock
