@@ -139,7 +139,7 @@ const fingerprint = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 for (const [label, server] of serverOnBothStores) {
-  layer(server, { timeout: 420_000 })(`fuzzed writes on ${label}`, (it) => {
+  layer(server, { timeout: 540_000 })(`fuzzed writes on ${label}`, (it) => {
     it.effect(
       `${writeEndpoints.length} write endpoints: never 5xx, and a 4xx writes nothing`,
       () =>
@@ -236,7 +236,7 @@ for (const [label, server] of serverOnBothStores) {
           }
           assert.isAtLeast(requests, 2500)
         }),
-      360_000
+      480_000
     )
   })
 }

@@ -559,6 +559,7 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
 
     const approve = Effect.fnUntraced(function*(actor: Actor, countId: number, request: ApproveCountRequest) {
       yield* requireAdmin(actor)
+      yield* requireSiteUser(actor)
       const count = yield* lockedCount(actor, countId)
       yield* inState(count, Status.PendingApproval)
       const lines = yield* linesOf(count)
