@@ -138,6 +138,18 @@ const fingerprint = Effect.gen(function*() {
   return JSON.stringify(rows)
 }).pipe(Effect.orDie)
 
+/** The tables whose rows differ between two fingerprints, with their rows after. */
+const changedTables = (before: string, after: string) => {
+  const [was, now] = [JSON.parse(before), JSON.parse(after)] as Array<Array<unknown>>
+  const changed: Array<string> = []
+  for (let i = 0; i < now.length; i += 2) {
+    if (JSON.stringify(now[i + 1]) !== JSON.stringify(was[i + 1])) {
+      changed.push(`${now[i]} ${JSON.stringify(was[i + 1])} → ${JSON.stringify(now[i + 1])}`)
+    }
+  }
+  return changed.join("; ").slice(0, 2_000)
+}
+
 for (const [label, server] of serverOnBothStores) {
   layer(server, { timeout: 540_000 })(`fuzzed writes on ${label}`, (it) => {
     it.effect(
@@ -205,7 +217,11 @@ for (const [label, server] of serverOnBothStores) {
               const after = yield* fingerprint
               if (response.status >= 400) {
                 assert.isString(response.body?.message, shown)
-                assert.strictEqual(after, before, `a ${response.status} wrote for ${shown}`)
+                assert.strictEqual(
+                  after,
+                  before,
+                  `a ${response.status} wrote for ${shown}: ${changedTables(before, after)}`
+                )
               }
               before = after
               return response
