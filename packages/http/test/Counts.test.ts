@@ -347,6 +347,25 @@ for (const [label, server] of serverOnBothStores) {
         expectError(yield* t.P.get("/counts/999999"), 404, "Count with id 999999 not found")
         expectError(yield* t.P.post("/counts/999999/release", null), 404, "Count with id 999999 not found")
         expectError(yield* t.P.del("/counts/999999"), 404, "Count with id 999999 not found")
+        for (const step of ["recount", "approve", "record"]) {
+          const body = step === "approve"
+            ? { reason_code: "Other" }
+            : step === "record"
+            ? { lines: [{ sku_id: "BOLT", qty_counted: 1 }] }
+            : null
+          expectError(yield* t.P.post(`/counts/999999/${step}`, body), 404, "Count with id 999999 not found")
+        }
+        expectError(
+          yield* t.P.post("/counts/plan", { max: 0 }),
+          400,
+          "Invalid field max: must be an integer from 1 to 1000"
+        )
+        // A location gone between the count's creation and its release.
+        expectStatus(yield* t.P.post("/locations", { loc_id: "L-9", loc_type: "Storage" }), 201)
+        const orphan = (yield* t.P.post("/counts", { loc_id: "L-9" })).body.id
+        expect204(yield* t.P.del("/locations/L-9"))
+        expectError(yield* t.P.post(`/counts/${orphan}/release`, null), 404, "Location with id L-9 not found")
+        expect204(yield* t.P.del(`/counts/${orphan}`))
         expectError(yield* t.P.post("/counts", { loc_id: "NOWHERE" }), 404, "Location with id NOWHERE not found")
         expectError(yield* t.P.post("/counts", {}), 400, "Missing field loc_id")
         expectError(
@@ -378,6 +397,7 @@ for (const [label, server] of serverOnBothStores) {
         expect204(yield* t.P.del(`/movement-tasks/${task.id}`))
         expect204(yield* t.P.post(`/counts/${inbound}/release`, null))
 
+        expect204(yield* t.P.post("/inventory/adjustments", { sku_id: "BOLT", loc_id: "L-1", tag_id: "P2", qty: 1 }))
         const id = (yield* t.P.post("/counts", { loc_id: "L-1", sku_id: "BOLT" })).body.id
         expectError(
           yield* t.P.post(`/counts/${id}/record`, { lines: [{ sku_id: "BOLT", qty_counted: 1 }] }),
@@ -410,6 +430,16 @@ for (const [label, server] of serverOnBothStores) {
           400,
           "Invalid field lines: SKU BOLT with tag P1 is named twice"
         )
+        // Two tags of BOLT at L-1: a line without a tag does not say which.
+        expectError(
+          yield* t.P.post(`/counts/${id}/record`, { lines: [{ sku_id: "BOLT", qty_counted: 1 }] }),
+          400,
+          "Invalid field lines: SKU BOLT lies at L-1 under several tags: name the tag of each"
+        )
+        // A movement task carries 1 of P2 away: a count below that cannot apply.
+        const p2 = (yield* t.P.get("/inventory/overview")).body.find((c: Content) => c.tag_id === "P2")
+        const carried = yield* t.P.post("/movement-tasks", { content_id: p2.content_id, qty: 1, to_loc_id: "X" })
+        expectError(carried, 409, "Location L-1 is Counting")
         const other = yield* t.P.post("/counts", { loc_id: "L-2" })
         expectError(other, 409, "Location L-2 is already being counted")
         expectError(
@@ -423,7 +453,7 @@ for (const [label, server] of serverOnBothStores) {
           ["Task", 2, null, `Movement task ${task.id}`],
           ["Untask", 2, null, `Movement task ${task.id}`]
         ])
-        assert.deepStrictEqual(yield* contentsAt(t.P, "L-1"), [["P1", 10, 0]])
+        assert.deepStrictEqual(yield* contentsAt(t.P, "L-1"), [["P1", 10, 0], ["P2", 1, 0]])
       }))
 
     it.effect("of two counts of one location opened at once one is made; a count recorded twice at once applies once", () =>
@@ -443,6 +473,30 @@ for (const [label, server] of serverOnBothStores) {
         assert.sameMembers(recorded.map((r) => r.status), [204, 409])
         assert.deepStrictEqual(yield* ledgerOf(t.P, "BOLT"), [["Count", -3, "Miscount", `Count ${id}`]])
         assert.deepStrictEqual(yield* contentsAt(t.P, "L-1"), [["P1", 7, 0]])
+      }))
+
+    it.effect("a count cannot apply below what open movement tasks carry away, and writes nothing then", () =>
+      Effect.gen(function*() {
+        const t = yield* withStock
+        const source = (yield* t.P.get("/inventory/overview")).body.find((c: Content) => c.loc_id === "L-1")
+        const task = (yield* t.P.post("/movement-tasks", { content_id: source.content_id, qty: 4, to_loc_id: "X" }))
+          .body
+        const id = (yield* t.P.post("/counts", { loc_id: "L-1" })).body.id
+        expect204(yield* t.P.post(`/counts/${id}/release`, null))
+        expectError(
+          yield* t.P.post(`/counts/${id}/record`, { lines: [{ sku_id: "BOLT", qty_counted: 3 }] }),
+          409,
+          `Content ${source.content_id} has 4 under movement tasks: confirm or cancel them before the count applies`
+        )
+        assert.deepStrictEqual((yield* t.P.get(`/counts/${id}`)).body.lines[0].qty_counted, null)
+        // The move tasked before the release may finish: in flight, and the count then applies.
+        expect204(yield* t.P.post(`/movement-tasks/${task.id}/confirm`, {}))
+        expect204(yield* t.P.post(`/counts/${id}/record`, { lines: [{ sku_id: "BOLT", qty_counted: 5 }] }))
+        const done = (yield* t.P.get(`/counts/${id}`)).body
+        assert.deepStrictEqual(done.lines.map((l: any) => [l.expected, l.in_flight, l.qty_counted, l.variance]), [
+          [10, -4, 5, -1]
+        ])
+        assert.deepStrictEqual(yield* contentsAt(t.P, "L-1"), [["P1", 5, 0]])
       }))
 
     it.effect("an adjustment may name a reason code from the same list", () =>

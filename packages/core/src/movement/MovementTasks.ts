@@ -192,7 +192,9 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         expiry_date: source.expiry_date
       })
       const location = yield* lockLocations(actor.scope.site_id, task.from_loc_id, to)
-      yield* checkOut(location(task.from_loc_id))
+      // A task made before its source's count was released may finish: the count records it in flight.
+      const from = location(task.from_loc_id)
+      if (Option.isNone(from) || from.value.status !== "Counting") yield* checkOut(from)
       const destination = location(to)
       yield* checkIn(destination)
       // A planned destination counts the task as inbound already: only an override needs room.
