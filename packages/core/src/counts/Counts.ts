@@ -380,6 +380,13 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
         targets(line).filter((t) => t.qty < t.content.expected + t.content.in_flight).map((t) => t.content.content_id)
       )
       const { claims, orderStatuses } = yield* lockClaims(shrinking)
+      // Every covered content locked in content id order, as every writer locks contents.
+      const contents = new Map<number, Content>()
+      const covered = planned.flatMap((line) => line.contents.map((c) => c.content_id)).sort(ascending)
+      for (const contentId of covered) {
+        const locked = yield* inventory.lockContent(actor.scope, contentId)
+        if (Option.isSome(locked)) contents.set(contentId, locked.value)
+      }
       const entries: Array<Ledger.NewLedgerEntry> = []
       const released: Array<ClaimRow> = []
       const notes = `Count ${count.id}`
@@ -389,10 +396,9 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
           yield* found(actor, count, line, reasonCode, createdAt, entries)
           continue
         }
-        for (const target of [...wanted].sort((a, b) => a.content.content_id - b.content.content_id)) {
-          const locked = yield* inventory.lockContent(actor.scope, target.content.content_id)
-          if (Option.isNone(locked)) continue
-          const content = locked.value
+        for (const target of wanted) {
+          const content = contents.get(target.content.content_id)
+          if (content === undefined) continue
           const delta = target.qty - content.qty
           if (delta === 0) continue
           if (target.qty < content.qty_tasked_from) {
