@@ -126,11 +126,14 @@ const Max = Schema.Number.pipe(
   })
 )
 
+/** How many counts a plan opens when its body does not say. */
+export const defaultPlanSize = 10
+
 /** The body of `POST /counts/plan`: the locations to count, oldest `last_counted` first. */
 export const PlanCountsRequest = Schema.Struct({
   zone: optionalNull(TextId),
   loc_type: optionalNull(Schema.Literal("Receiving", "Storage", "PickFace", "Staging", "Dock", "LostAndFound")),
-  max: Schema.optionalWith(Max, { default: () => 10, nullable: true })
+  max: Schema.optionalWith(Max, { default: () => defaultPlanSize, nullable: true })
 })
 export type PlanCountsRequest = typeof PlanCountsRequest.Type
 

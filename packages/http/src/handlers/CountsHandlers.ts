@@ -1,4 +1,4 @@
-import { Counts } from "@wms/core"
+import { Counts, defaultPlanSize } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "./Table.js"
 
@@ -6,7 +6,8 @@ export const CountsTable = Effect.map(Counts, (counts) => ({
   listCounts: (actor, { urlParams }) => counts.list(actor, urlParams),
   createCount: (actor, { payload }) => counts.create(actor, payload),
   // An empty body plans with the defaults.
-  planCounts: (actor, { payload }) => counts.plan(actor, payload ?? { zone: null, loc_type: null, max: 10 }),
+  planCounts: (actor, { payload }) =>
+    counts.plan(actor, payload ?? { zone: null, loc_type: null, max: defaultPlanSize }),
   getCount: (actor, { path }) => counts.get(actor, path.id),
   releaseCount: (actor, { path }) => counts.release(actor, path.id),
   recordCount: (actor, { path, payload }) => counts.record(actor, path.id, payload),
