@@ -275,6 +275,32 @@ for (const [label, server] of serverOnBothStores) {
         assert.isFalse((yield* ledgerOf(main, sku)).some(([type]) => type === "Count"))
       }))
 
+    it.effect("a pick confirmed while the count is released is in the snapshot or in flight, never both", () =>
+      Effect.gen(function*() {
+        const request = yield* session
+        const main = yield* callerFor(yield* (yield* Api).login(), "main")
+        for (let round = 0; round < 3; round++) {
+          const [sku, loc] = [unique("CNT"), unique("CL")]
+          expect204(yield* main.post("/skus", { sku_id: sku, description: "Raced" }))
+          expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
+          expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 10 }))
+          const waveId = yield* startedWave(request, [{ order_id: unique("O"), lines: [{ sku_id: sku, qty: 4 }] }])
+          const [task] = (yield* main.get(`/tasks?wave_id=${waveId}`)).body
+          const count = (yield* main.post("/counts", { loc_id: loc })).body.id
+          const [picked, released] = yield* Effect.all([
+            main.post(`/tasks/${task.id}/confirm`, {}),
+            main.post(`/counts/${count}/release`, null)
+          ], { concurrency: 2 })
+          expect204(picked)
+          expect204(released)
+          const [line] = (yield* main.get(`/counts/${count}`)).body.lines
+          assert.strictEqual(line.expected + line.in_flight, 6, JSON.stringify(line))
+          expect204(yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, qty_counted: 6 }] }))
+          assert.deepStrictEqual(yield* contentsAt(main, loc), [["T", 6, 0]])
+          assert.isFalse((yield* ledgerOf(main, sku)).some(([type]) => type === "Count"))
+        }
+      }))
+
     it.effect("a shortfall on allocated stock gives back the claims it leaves uncovered", () =>
       Effect.gen(function*() {
         const request = yield* session
