@@ -78,6 +78,13 @@ export * from "./movement/MovementTasks.js"
 export * from "./movement/Putaway.js"
 export * from "./stock/ReasonCode.js"
 
+export * from "./replenishment/Errors.js"
+export * from "./replenishment/PickFace.js"
+export * from "./replenishment/PickFaceRepository.js"
+export * from "./replenishment/PickFaces.js"
+export * from "./replenishment/Replenish.js"
+export * from "./replenishment/Replenishment.js"
+
 export * from "./receiving/Errors.js"
 export * from "./receiving/PreAdvice.js"
 export * from "./receiving/PreAdviceRepository.js"

@@ -9,6 +9,7 @@ import {
   MovementTasks,
   type NewMovementTask,
   type NewMoveRequest,
+  PickFaceRepository,
   ReceivingRepository,
   SiteId,
   SkuRepository,
@@ -107,6 +108,8 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
       find: (_, skuId) => Effect.succeed(Option.some(sku({ sku_id: skuId, each_weight: 2 })))
     }, log),
     makeTestLayer(ReceivingRepository)({ receivingLocation: () => Effect.succeed("RECEIVING") }, log),
+    // No pick faces: putaway plans on storage alone (replenishment's own tests cover faces).
+    makeTestLayer(PickFaceRepository)({ ofSku: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
     testTransactor(log)
   ]))))
 }

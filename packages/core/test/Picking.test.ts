@@ -8,6 +8,7 @@ import {
   OrderRepository,
   Picking,
   PickingRepository,
+  Replenishment,
   type StoredOrder,
   toOrder,
   WaveRepository
@@ -107,6 +108,8 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
       makeTestLayer(WaveRepository)({ setOrderStatuses: () => Effect.void, setStatus: () => Effect.void }, log),
       makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
+      // No pick faces: a pick triggers no replenishment.
+      makeTestLayer(Replenishment)({ afterChange: () => Effect.succeed([]) }),
       events.layer,
       testTransactor(log)
     ])))

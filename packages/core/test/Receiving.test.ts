@@ -7,6 +7,7 @@ import {
   type LocationWithOccupancy,
   MovementTaskRepository,
   type NewMovementTask,
+  PickFaceRepository,
   PreAdvices,
   type PreAdviceToReceive,
   type ReceiptLine,
@@ -107,6 +108,8 @@ const withReceiving = <A, E>(
         insert: (rows) => Effect.sync(() => rows.map(() => ++tasks))
       }, log),
       makeTestLayer(PreAdvices)({ get: () => Effect.succeed(shown) }, log),
+      // No pick faces: putaway plans on storage alone (replenishment's own tests cover faces).
+      makeTestLayer(PickFaceRepository)({ ofSku: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
       events.layer,
       testTransactor(log)
     ])))

@@ -5,6 +5,7 @@ import {
   InventoryRepository,
   OrderRepository,
   type OrderToAllocate,
+  Replenishment,
   type StockToAllocate,
   type StoredOrder,
   type StoredWave,
@@ -141,6 +142,8 @@ const withWaves = <A, E>(
       makeTestLayer(InventoryRepository)(stockMoves, log),
       makeTestLayer(OrderRepository)({ findMany: () => Effect.succeed([storedOrder]) }, log),
       makeTestLayer(WaveDefinitions)(definitions, log),
+      // No pick faces: a wave start triggers no replenishment.
+      makeTestLayer(Replenishment)({ afterWaveStart: () => Effect.succeed([]) }),
       events.layer,
       testTransactor(log)
     ])))

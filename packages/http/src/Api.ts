@@ -14,6 +14,7 @@ import { MovementTasksApi } from "./api/MovementTasksApi.js"
 import { documentOperations } from "./api/Operations.js"
 import { OrdersApi } from "./api/OrdersApi.js"
 import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
+import { PickFacesApi, ReplenishmentApi } from "./api/PickFacesApi.js"
 import { PickingApi } from "./api/PickingApi.js"
 import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
 import { ReceivingApi } from "./api/ReceivingApi.js"
@@ -41,6 +42,8 @@ const declaration = HttpApi.make("warehouse")
   .add(LocationsApi)
   .add(MovementTasksApi)
   .add(CountsApi)
+  .add(PickFacesApi)
+  .add(ReplenishmentApi)
   .add(WaveDefinitionsApi)
   .add(WavesApi)
   .add(PickingApi)

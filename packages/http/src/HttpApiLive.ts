@@ -34,6 +34,8 @@ const handlers = Layer.mergeAll(
   toHttpApi("locations", tables.locations),
   toHttpApi("movementTasks", tables.movementTasks),
   toHttpApi("counts", tables.counts),
+  toHttpApi("pickFaces", tables.pickFaces),
+  toHttpApi("replenishment", tables.replenishment),
   toHttpApi("waveDefinitions", tables.waveDefinitions),
   toHttpApi("waves", tables.waves),
   toHttpApi("picking", tables.picking),

@@ -14,9 +14,11 @@ import {
   OrderAllocationsLive,
   Orders,
   Partners,
+  PickFaces,
   Picking,
   PreAdvices,
   Receiving,
+  Replenishment,
   SiteSettingsService,
   SkuGroups,
   Skus,
@@ -67,10 +69,13 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     Counts.Default,
     SiteSettingsService.Default,
     WaveDefinitions.Default,
+    PickFaces.Default,
     Picking.Default,
     Webhooks.Default,
     EventSubscriptions.Default
-  ))
+  )),
+  // Wave starts and picks replenish pick faces in their transactions.
+  Layer.provideMerge(Replenishment.Default)
 )
 
 /**

@@ -10,8 +10,10 @@ import {
   LocationExists,
   MovementTaskClosed,
   MovementTaskNotFound,
+  NotAPickFace,
   OrderExists,
   OrderNotFound,
+  PickFaceNotFound,
   Unauthenticated,
   WaveNotFound
 } from "@wms/core"
@@ -217,6 +219,30 @@ describe("the Promise facade's warehouse cycle", () => {
       }).pipe(Effect.orDie),
     { timeout: 60_000 }
   )
+
+  it.scoped("sets pick faces and runs replenishment; rejects with their errors", () =>
+    Effect.gen(function*() {
+      const file = yield* freshSqliteFile
+      const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+      yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+      yield* Effect.promise(async () => {
+        await wms.skus.create({ sku_id: "BOLT", description: "Bolt" })
+        await wms.locations.create({ loc_id: "S-1", loc_type: "Storage" })
+        await wms.locations.create({ loc_id: "PF-1", loc_type: "PickFace" })
+        await wms.inventory.adjust({ sku_id: "BOLT", loc_id: "S-1", qty: 50 })
+        await wms.pickFaces.put("BOLT", "PF-1", { min_qty: 5, max_qty: 20, replenish_multiple: 8 })
+        const { tasks } = await wms.replenishment.run()
+        const [task] = await wms.movementTasks.list({ task_type: "Replenish" })
+        assert.deepStrictEqual([tasks, task?.quantity, task?.to_loc_id], [[task?.id], 16, "PF-1"])
+        assert.deepStrictEqual((await wms.replenishment.run({ sku_id: "BOLT" })).tasks, [])
+        const face = await wms.pickFaces.get("BOLT", "PF-1")
+        assert.deepStrictEqual([face.level, face.inbound_qty], [16, 16])
+        assert.deepStrictEqual((await wms.pickFaces.list({ sku_id: "BOLT" })).map((f) => f.loc_id), ["PF-1"])
+        assert.instanceOf(await rejection(wms.pickFaces.put("BOLT", "S-1", { min_qty: 1, max_qty: 2 })), NotAPickFace)
+        await wms.pickFaces.remove("BOLT", "PF-1")
+        assert.instanceOf(await rejection(wms.pickFaces.get("BOLT", "PF-1")), PickFaceNotFound)
+      })
+    }).pipe(Effect.orDie), { timeout: 60_000 })
 })
 
 describe("createWarehouse", () => {

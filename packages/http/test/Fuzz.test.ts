@@ -176,6 +176,9 @@ for (const [label, server] of serverOnBothStores) {
           expectStatus(yield* main.post("/counts", { loc_id: "B-1" }), 201)
           expectStatus(yield* main.post("/counts", { loc_id: "A-1", blind: true }), 201)
           expect204(yield* main.post("/counts/2/release", null))
+          // A pick face of the SKU, below its min: a replenishment run has work.
+          expectStatus(yield* main.post("/locations", { loc_id: "PF-1", loc_type: "PickFace" }), 201)
+          expect204(yield* main.put("/pick-faces/SKU-1/PF-1", { min_qty: 5, max_qty: 8 }))
           expect204(
             yield* main.post("/wave-definitions", { description: "All", criterium_id: 5, value: "", pick_type: 1 })
           )
@@ -191,6 +194,7 @@ for (const [label, server] of serverOnBothStores) {
             "PA-1",
             "SKU-1",
             "A-1",
+            "PF-1",
             "main",
             otherId,
             "2147483648",

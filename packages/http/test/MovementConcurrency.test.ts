@@ -2,9 +2,10 @@
  * Movement tasks under concurrency across processes: 3 bundled servers on one database take
  * receipts with putaway into a few small storage locations, moves of the same stock, confirms
  * (whole, partial, to another location) and cancels of the same tasks, location blocks, and wave
- * starts on that stock, all at once. Afterwards the database itself must show that no unit was
- * tasked twice, nor both tasked and allocated, that no location took more tags than it holds, and
- * that the ledger replays to the stock.
+ * starts on that stock, replenishment runs of a pick face the starts allocate from, all at once.
+ * Afterwards the database itself must show that no unit was tasked twice, nor both tasked and
+ * allocated, that no location took more tags than it holds, that no face has two open
+ * replenishments of a SKU or a level above its max, and that the ledger replays to the stock.
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -27,6 +28,10 @@ const fullPallet = 6
 const storage = ["ST-01", "ST-02", "ST-03", "ST-04", "ST-05"]
 /** Unmanaged places stock may also be moved to: no capacity, no status. */
 const floors = ["FLOOR-1", "FLOOR-2"]
+/** The pick face of every SKU: putaway's rest, replenishment runs and wave starts meet there. */
+const face = { loc_id: "PF-1", min_qty: 6, max_qty: 12 }
+/** Reserve storage, walked last by putaway, holding stock for replenishment from the start. */
+const reserve = { loc_id: "R-1", loc_type: "Storage", sequence: 99 }
 
 /** A small seeded generator, so a failing run's choices can be told apart by its seed. */
 const random = (seed: number) => () => {
@@ -45,7 +50,8 @@ const allowed: Record<string, ReadonlyArray<number>> = {
   confirm: [204, 400, 404, 409],
   cancel: [204, 404, 409],
   block: [204],
-  start: [200, 404, 409]
+  start: [200, 404, 409],
+  replenish: [200]
 }
 
 const storeSql = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
@@ -66,8 +72,16 @@ const violations = Effect.gen(function*() {
     qty_allocated: number
     qty_tasked_from: number
   }>`SELECT content_id, sku_id, loc_id, tag_id, qty, qty_allocated, qty_tasked_from FROM contents`
-  const tasks = yield* sql<{ id: number; content_id: number; qty: number; status_id: number; to_loc_id: string }>`
-    SELECT id, content_id, qty, status_id, to_loc_id FROM movement_tasks`
+  const tasks = yield* sql<{
+    id: number
+    content_id: number
+    sku_id: string
+    qty: number
+    status_id: number
+    to_loc_id: string
+    task_type: string
+    created_at: string
+  }>`SELECT id, content_id, sku_id, qty, status_id, to_loc_id, task_type, created_at FROM movement_tasks`
   const claims = yield* sql<{ content_id: number; qty: number }>`SELECT content_id, qty FROM claims
     WHERE status = 'allocated'`
   const ledger = yield* sql<{
@@ -143,7 +157,14 @@ const violations = Effect.gen(function*() {
       ? ["Task"]
       : task.status_id === 21
       ? ["Task,Untask"]
-      : ["Move,Task", "Move,Task,Untask", "Putaway,Task", "Putaway,Task,Untask"]
+      : [
+        "Move,Task",
+        "Move,Task,Untask",
+        "Putaway,Task",
+        "Putaway,Task,Untask",
+        "Replenish,Task",
+        "Replenish,Task,Untask"
+      ]
     if (!expected.includes(rows)) problems.push(`task ${task.id} (status ${task.status_id}) has ledger rows ${rows}`)
   }
 
@@ -156,6 +177,20 @@ const violations = Effect.gen(function*() {
       )
     ])
     if (tags.size > max_tags) problems.push(`location ${loc_id} holds ${tags.size} tags, room for ${max_tags}`)
+  }
+
+  // One open replenishment (the tasks of one decision) per SKU and face, and no level above max.
+  for (const sku of skus) {
+    const replenishing = open.filter((t) =>
+      t.task_type === "Replenish" && t.sku_id === sku && t.to_loc_id === face.loc_id
+    )
+    if (new Set(replenishing.map((t) => t.created_at)).size > 1) {
+      problems.push(`face ${face.loc_id} has ${replenishing.length} open replenishments of ${sku}`)
+    }
+    const atFace = contents.filter((c) => c.sku_id === sku && c.loc_id === face.loc_id)
+    const level = atFace.reduce((n, c) => n + c.qty - c.qty_allocated, 0) +
+      open.filter((t) => t.sku_id === sku && t.to_loc_id === face.loc_id).reduce((n, t) => n + t.qty, 0)
+    if (level > face.max_qty) problems.push(`face ${face.loc_id} holds a level of ${level} of ${sku}`)
   }
   return problems
 })
@@ -200,11 +235,19 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
     for (const loc_id of storage) {
       must(201, yield* request(first, "POST", "/locations", location(loc_id, "Active")), `location ${loc_id}`)
     }
+    must(
+      201,
+      yield* request(first, "POST", "/locations", { loc_id: face.loc_id, loc_type: "PickFace", max_tags: 4 }),
+      "face"
+    )
+    must(201, yield* request(first, "POST", "/locations", reserve), "reserve")
     for (const sku_id of skus) {
       const sku = { sku_id, description: `Article ${sku_id}`, qty_on_full_pallet: fullPallet }
       must(204, yield* request(first, "POST", "/skus", sku), `sku ${sku_id}`)
-      // Stock on the floor for moves and waves to share.
-      for (const floor of floors) {
+      const setting = { min_qty: face.min_qty, max_qty: face.max_qty }
+      must(204, yield* request(first, "PUT", `/pick-faces/${sku_id}/${face.loc_id}`, setting), `face of ${sku_id}`)
+      // Stock on the floor for moves and waves to share, and in reserve for the face.
+      for (const floor of [...floors, reserve.loc_id]) {
         const stock = { sku_id, loc_id: floor, qty: 10 + Math.floor(next() * 10) }
         must(204, yield* request(first, "POST", "/inventory/adjustments", stock), `stock of ${sku_id}`)
       }
@@ -280,7 +323,11 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
             const task = pick(open.body as Array<{ id: number }>)
             if (task === undefined) continue
             record("cancel", s, `cancel ${task.id}`, yield* request(server, "DELETE", `/movement-tasks/${task.id}`))
-          } else if (roll < 0.92) {
+          } else if (roll < 0.88) {
+            const body = next() < 0.5 ? {} : { sku_id: pick(skus) }
+            const run = yield* request(server, "POST", "/replenishments/run", body)
+            record("replenish", s, `run ${JSON.stringify(body)}`, run)
+          } else if (roll < 0.93) {
             const loc_id = pick(storage)
             const status = pick(["Active", "Blocked Out", "Blocked In"])
             const blocked = yield* request(server, "PUT", `/locations/${loc_id}`, location(loc_id, status))
@@ -303,7 +350,9 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
     assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
     assert.deepStrictEqual(problems, [], summary)
     // The storm did race: putaways, moves and confirms went through while others were refused.
-    for (const done of ["receive 200", "move 201", "confirm 204"]) assert.isAbove(tally.get(done) ?? 0, 0, summary)
+    for (const done of ["receive 200", "move 201", "confirm 204", "replenish 200"]) {
+      assert.isAbove(tally.get(done) ?? 0, 0, summary)
+    }
     for (const [i, server] of servers.entries()) {
       assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
     }
@@ -311,13 +360,13 @@ const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filenam
 
 describe("movement tasks across 3 server processes on one database", () => {
   it.scopedLive(
-    "PostgreSQL: putaways, moves, confirms, cancels and wave starts never task a unit twice",
+    "PostgreSQL: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
     () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
     { timeout: 150_000 }
   )
 
   it.scopedLive(
-    "SQLite: putaways, moves, confirms, cancels and wave starts never task a unit twice",
+    "SQLite: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
     () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
     { timeout: 150_000 }
   )

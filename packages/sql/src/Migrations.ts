@@ -480,6 +480,24 @@ const cycleCounts = Effect.gen(function*() {
   )`
 })
 
+// Pick faces: the min/max of a SKU at a PickFace location. A setting goes with its location. Open
+// tasks to a face are found by `movement_tasks_to`, its stock by `contents_key`.
+const pickFaces = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE pick_faces (
+    site_id TEXT NOT NULL,
+    sku_id TEXT NOT NULL,
+    loc_id TEXT NOT NULL,
+    min_qty INTEGER NOT NULL CHECK (min_qty >= 0),
+    max_qty INTEGER NOT NULL,
+    replenish_multiple INTEGER CHECK (replenish_multiple >= 1),
+    PRIMARY KEY (site_id, sku_id, loc_id),
+    FOREIGN KEY (site_id, loc_id) REFERENCES locations (site_id, loc_id) ON DELETE CASCADE,
+    CHECK (min_qty < max_qty)
+  )`
+  yield* sql`CREATE INDEX pick_faces_location ON pick_faces (site_id, loc_id, sku_id)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -492,5 +510,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0070_user_sessions": userSessions,
   "0080_idempotency_keys": idempotencyKeys,
   "0090_warehouse_cycle": warehouseCycle,
-  "0100_cycle_counts": cycleCounts
+  "0100_cycle_counts": cycleCounts,
+  "0110_pick_faces": pickFaces
 }

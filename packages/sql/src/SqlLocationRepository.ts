@@ -213,12 +213,16 @@ export const layer = Layer.effect(
         locIds.length === 0
           ? Effect.succeed([])
           : read(locking[lock]([siteId, lockedIn.bind([...new Set(locIds)])]), siteId),
-      lockPutawayCandidates: (siteId, preferred) =>
+      lockPutawayCandidates: (siteId, preferred, faces = []) =>
         read(
           sql<LocationRow>`SELECT ${selectColumns} FROM locations
             WHERE site_id = ${siteId}
               AND ${
-            preferred === null ? sql`loc_type = 'Storage'` : sql`(loc_type = 'Storage' OR loc_id = ${preferred})`
+            sql.or([
+              sql`loc_type = 'Storage'`,
+              ...(preferred === null ? [] : [sql`loc_id = ${preferred}`]),
+              ...(faces.length === 0 ? [] : [sql.in("loc_id", faces)])
+            ])
           }
             ORDER BY loc_id ${byBytes(sql)} ${lockClause(sql, "update")}`,
           siteId

@@ -15,6 +15,7 @@ import * as SqlLocationRepository from "./SqlLocationRepository.js"
 import * as SqlMovementTaskRepository from "./SqlMovementTaskRepository.js"
 import * as SqlOrderRepository from "./SqlOrderRepository.js"
 import * as SqlPartnerRepository from "./SqlPartnerRepository.js"
+import * as SqlPickFaceRepository from "./SqlPickFaceRepository.js"
 import * as SqlPickingRepository from "./SqlPickingRepository.js"
 import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
@@ -54,5 +55,6 @@ export const repositories = Layer.mergeAll(
   SqlLocationRepository.layer,
   SqlMovementTaskRepository.layer,
   SqlSiteSettingsRepository.layer,
-  SqlCountRepository.layer
+  SqlCountRepository.layer,
+  SqlPickFaceRepository.layer
 )

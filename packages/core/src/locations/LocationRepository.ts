@@ -27,11 +27,13 @@ export class LocationRepository extends Context.Tag("@wms/core/LocationRepositor
   ) => Effect.Effect<ReadonlyArray<LocationWithOccupancy>>
   /**
    * The putaway candidates of the site, locked for update in `loc_id` order: every `Storage`
-   * location, and `preferred` when it is managed.
+   * location, `preferred` when it is managed, and the managed ones among `faces` (the SKU's pick
+   * faces).
    */
   readonly lockPutawayCandidates: (
     siteId: string,
-    preferred: string | null
+    preferred: string | null,
+    faces?: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<LocationWithOccupancy>>
   /** Inserts the location; false when the site has one with its id. */
   readonly insert: (location: StoredLocation) => Effect.Effect<boolean>

@@ -2,7 +2,9 @@
  * The putaway planner, pure and deterministic (warehouse cycle §3.2 P2): where the stock of a
  * content at a receiving location goes. Full pallets first, each to the SKU's preferred location
  * when it takes stock and has room, else to the first Storage location by (sequence, loc_id) that
- * does, those in the preferred location's zone first; then the rest as one task the same way.
+ * does, those in the preferred location's zone first; then the rest as one task: to the SKU's
+ * first pick face (by loc_id) whose room up to `max_qty` covers it and that takes it, else the
+ * same way as a pallet.
  * A target never is the content's own location, is not dedicated to another client and holds no
  * other SKU of another client. What finds no room is left unplaced.
  */
@@ -25,6 +27,12 @@ export interface PutawaySku {
   readonly qty_on_full_pallet: number | null
   readonly each_weight: number | null
   readonly each_volume: number | null
+}
+
+/** A pick face of the SKU: its location, and how much more it takes up to its `max_qty`. */
+export interface PutawayFace {
+  readonly loc_id: string
+  readonly room: number
 }
 
 /** One task the planner proposes. */
@@ -50,12 +58,13 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
  * Plans the putaway of `content` among the locked `candidates` (every Storage location, and the
- * preferred one when it is managed).
+ * preferred one when it is managed, and the locations of `faces`).
  */
 export const planPutaway = (
   content: PutawayContent,
   sku: PutawaySku,
-  candidates: ReadonlyArray<LocationWithOccupancy>
+  candidates: ReadonlyArray<LocationWithOccupancy>,
+  faces: ReadonlyArray<PutawayFace> = []
 ): PutawayPlan => {
   const state = new Map(candidates.map((location) => [location.loc_id, location]))
   const preferred = sku.preferred_putaway_location === null ? undefined : state.get(sku.preferred_putaway_location)
@@ -110,7 +119,13 @@ export const planPutaway = (
     }
   }
   if (rest > 0) {
-    const target = place(load(rest, content.tag_id))
+    const rested = load(rest, content.tag_id)
+    const face = faces
+      .filter((f) => f.room >= rest)
+      .map((f) => state.get(f.loc_id))
+      .find((location) => location?.loc_type === "PickFace" && usable(location, rested))
+    if (face !== undefined) state.set(face.loc_id, withInbound(face, rested))
+    const target = face?.loc_id ?? place(rested)
     if (target === undefined) unplaced += rest
     else tasks.push({ to_loc_id: target, qty: rest })
   }

@@ -8,6 +8,8 @@ import type { Load } from "../locations/Capacity.js"
 import type { LocationWithOccupancy } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
+import { levelOf } from "../replenishment/PickFace.js"
+import { PickFaceRepository } from "../replenishment/PickFaceRepository.js"
 import { formatDateTime, TimeZone } from "../shared/Formats.js"
 import { statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
@@ -63,6 +65,7 @@ export const makeTasking = Effect.gen(function*() {
   const tasks = yield* MovementTaskRepository
   const locations = yield* LocationRepository
   const skus = yield* SkuRepository
+  const pickFaces = yield* PickFaceRepository
   const timeZone = yield* TimeZone
 
   const toRecord = (task: StoredMovementTask): MovementTaskRecord => ({
@@ -135,12 +138,15 @@ export const makeTasking = Effect.gen(function*() {
 
   /**
    * Plans the putaway of locked contents at receiving locations, one after the other: the
-   * candidates are locked once per preferred location, and each content plans on the room the
-   * ones before it left.
+   * candidates are locked once per preferred location and set of pick faces, and each content
+   * plans on the room the ones before it left. A SKU's pick faces are locked after the locations
+   * (the order replenishment keeps) and their room up to `max_qty` is read under that lock.
    */
   const planPutaways = Effect.fnUntraced(function*(siteId: Content["site_id"], sources: ReadonlyArray<Content>) {
     const state = new Map<string, LocationWithOccupancy>()
-    const lockedFor = new Set<string | null>()
+    const lockedFor = new Set<string>()
+    /** Per SKU, its faces in loc_id order with the room each has left. */
+    const faceRooms = new Map<string, Array<{ loc_id: string; room: number }>>()
     const planned: Array<TaskToOpen> = []
     const unplaced: Array<{ content_id: number; qty: number }> = []
     for (const source of sources) {
@@ -148,20 +154,46 @@ export const makeTasking = Effect.gen(function*() {
       if (qty <= 0) continue
       const sku = yield* skus.find(siteId, source.sku_id)
       const preferred = Option.match(sku, { onNone: () => null, onSome: (s) => s.preferred_putaway_location })
-      if (!lockedFor.has(preferred)) {
-        for (const location of yield* locations.lockPutawayCandidates(siteId, preferred)) {
+      const faceLocIds = (yield* pickFaces.ofSku(siteId, source.sku_id)).map((face) => face.loc_id)
+      const key = JSON.stringify([preferred, faceLocIds])
+      if (!lockedFor.has(key)) {
+        const locked = faceLocIds.length === 0
+          ? yield* locations.lockPutawayCandidates(siteId, preferred)
+          : yield* locations.lockPutawayCandidates(siteId, preferred, faceLocIds)
+        for (const location of locked) {
           if (!state.has(location.loc_id)) state.set(location.loc_id, location)
         }
-        lockedFor.add(preferred)
+        lockedFor.add(key)
       }
-      const candidates = [...state.values()].filter((l) => l.loc_type === "Storage" || l.loc_id === preferred)
-      const plan = planPutaway({ ...source, qty }, {
-        preferred_putaway_location: preferred,
-        qty_on_full_pallet: Option.match(sku, { onNone: () => null, onSome: (s) => s.qty_on_full_pallet }),
-        each_weight: Option.match(sku, { onNone: () => null, onSome: (s) => s.each_weight }),
-        each_volume: Option.match(sku, { onNone: () => null, onSome: (s) => s.each_volume })
-      }, candidates)
+      if (!faceRooms.has(source.sku_id)) {
+        const rooms: Array<{ loc_id: string; room: number }> = []
+        for (const face of yield* pickFaces.lockAt(siteId, faceLocIds)) {
+          if (face.sku_id !== source.sku_id) continue
+          const stock = yield* pickFaces.faceStock(siteId, face.sku_id, face.loc_id)
+          rooms.push({ loc_id: face.loc_id, room: Math.max(0, face.max_qty - levelOf(stock)) })
+        }
+        faceRooms.set(source.sku_id, rooms)
+      }
+      const rooms = faceRooms.get(source.sku_id)!
+      const candidates = [...state.values()].filter((l) =>
+        l.loc_type === "Storage" || l.loc_id === preferred || faceLocIds.includes(l.loc_id)
+      )
+      const plan = planPutaway(
+        { ...source, qty },
+        {
+          preferred_putaway_location: preferred,
+          qty_on_full_pallet: Option.match(sku, { onNone: () => null, onSome: (s) => s.qty_on_full_pallet }),
+          each_weight: Option.match(sku, { onNone: () => null, onSome: (s) => s.each_weight }),
+          each_volume: Option.match(sku, { onNone: () => null, onSome: (s) => s.each_volume })
+        },
+        candidates,
+        rooms
+      )
       for (const location of plan.candidates) state.set(location.loc_id, location)
+      for (const task of plan.tasks) {
+        const face = rooms.find((f) => f.loc_id === task.to_loc_id)
+        if (face !== undefined) face.room -= task.qty
+      }
       planned.push(...plan.tasks.map((task) => ({
         source,
         task_type: "Putaway" as const,

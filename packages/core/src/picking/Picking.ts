@@ -11,6 +11,7 @@ import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { OrderNotFound } from "../orders/Errors.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { toOrder } from "../orders/OrderView.js"
+import { Replenishment } from "../replenishment/Replenishment.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { RecordIdFromPath, TimeZone } from "../shared/Formats.js"
@@ -68,6 +69,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const counts = yield* CountRepository
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
+    const replenishment = yield* Replenishment
 
     const tasks = Effect.fnUntraced(function*(actor: Actor, query: TaskQuery) {
       const { limit, offset, ...filter } = query
@@ -143,6 +145,8 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       yield* waves.setOrderStatuses(new Map([[task.order_ref, next.order]]))
       yield* picking.setClaimsetStatus(task.claimset_id, next.claimset)
       yield* waves.setStatus(task.wave_id, next.wave)
+      // A pick at a pick face lowers its level: replenish it in the same transaction (§3.4 R4).
+      yield* replenishment.afterChange(actor, content.site_id, [{ sku_id: content.sku_id, loc_id: content.loc_id }])
     }, atomically)
 
     const ship = Effect.fnUntraced(function*(actor: Actor, orderId: string) {

@@ -7,6 +7,7 @@ import { Clock, Effect, Option } from "effect"
 import { composeCustomerName } from "../orders/CustomerName.js"
 import { OrderPickingStarted } from "../orders/Errors.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
+import { Replenishment } from "../replenishment/Replenishment.js"
 import { EventPublisher } from "../shared/Events.js"
 import { TimeZone } from "../shared/Formats.js"
 import { Status, statusDescription } from "../shared/Status.js"
@@ -28,6 +29,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
     const definitions = yield* WaveDefinitions
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
+    const replenishment = yield* Replenishment
     const ports: StartPorts = {
       waves,
       inventory: yield* InventoryRepository,
@@ -75,6 +77,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       }
       if (!definition.autostart) return { message: `Wave met id ${waveId} is aangemaakt`, wave_id: waveId }
       yield* allocateWave(ports, Option.getOrThrow(yield* waves.lock(actor.scope, waveId)))
+      yield* replenishment.afterWaveStart(actor, actor.scope.site_id, waveId)
       return { message: `Wave met id ${waveId} wordt aangemaakt en automatisch gestart`, wave_id: waveId }
     }, atomically)
 
@@ -82,6 +85,8 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       const wave = yield* lock(actor, waveId)
       if (wave.status_id !== Status.Released) return yield* new WaveStarted({ waveId })
       if (!(yield* allocateWave(ports, wave))) return { message: "Geen orders in deze wave" }
+      // Pick faces the start allocated from are replenished in the same transaction (§3.4 R4).
+      yield* replenishment.afterWaveStart(actor, actor.scope.site_id, waveId)
       return { message: `Wave met id ${waveId} is gestart` }
     }, atomically)
 

@@ -31,6 +31,8 @@ import type {
   OrderLineUpdate,
   OrderUpdate,
   PartnerInput,
+  PickFaceQuery,
+  PickFaceSetting,
   PlanCountsRequest,
   PreAdviceChanges,
   PreAdviceLineChanges,
@@ -39,6 +41,7 @@ import type {
   PutawayRequest,
   ReceiptRequest,
   RecordCountRequest,
+  ReplenishmentRunRequest,
   SiteSettingsUpdate,
   SkuGroupUpdate,
   SkuUpdate,
@@ -102,6 +105,9 @@ const inventory = of("inventory")
 const locations = of("locations")
 const movementTasks = of("movementTasks")
 const counts = of("counts")
+const pickFaces = of("pickFaces")
+const replenishment = of("replenishment")
+const byFace = (skuId: string, locId: string) => ({ path: { sku_id: skuId, loc_id: locId } })
 const waveDefinitions = of("waveDefinitions")
 const waves = of("waves")
 const picking = of("picking")
@@ -297,6 +303,24 @@ export const methods = {
     ),
     recount: counts("recountCount", byNumber),
     cancel: counts("cancelCount", byNumber)
+  },
+  pickFaces: {
+    /** The pick-face settings with each face's stock; optional filters `sku_id`, `loc_id`. */
+    list: pickFaces("listPickFaces", (query: PickFaceQuery = {}) => ({ urlParams: query })),
+    get: pickFaces("getPickFace", byFace),
+    /** Upserts `{min_qty, max_qty, replenish_multiple?}` of the SKU at the PickFace location. */
+    put: pickFaces(
+      "putPickFace",
+      (skuId: string, locId: string, payload: Body<typeof PickFaceSetting>) => ({ ...byFace(skuId, locId), payload })
+    ),
+    remove: pickFaces("deletePickFace", byFace)
+  },
+  replenishment: {
+    /** Opens the Replenish tasks the faces (of `sku_id`, or `zone`) need; resolves to `{tasks}`. */
+    run: replenishment(
+      "runReplenishment",
+      (payload: Body<typeof ReplenishmentRunRequest> = {}) => ({ payload })
+    )
   },
   waveDefinitions: {
     list: waveDefinitions("listWaveDefinitions", windowed),

@@ -7,6 +7,7 @@ import { LocationsTable } from "./LocationsHandlers.js"
 import { MovementTasksTable } from "./MovementTasksHandlers.js"
 import { OrdersTable } from "./OrdersHandlers.js"
 import { CustomersTable, SuppliersTable } from "./PartnersHandlers.js"
+import { PickFacesTable, ReplenishmentTable } from "./PickFacesHandlers.js"
 import { PickingTable } from "./PickingHandlers.js"
 import { PreAdvicesTable } from "./PreAdvicesHandlers.js"
 import { ReceivingTable } from "./ReceivingHandlers.js"
@@ -30,6 +31,8 @@ export const tables = {
   locations: LocationsTable,
   movementTasks: MovementTasksTable,
   counts: CountsTable,
+  pickFaces: PickFacesTable,
+  replenishment: ReplenishmentTable,
   waveDefinitions: WaveDefinitionsTable,
   waves: WavesTable,
   picking: PickingTable,
