@@ -70,6 +70,7 @@ export const location = (
   max_volume: null,
   status: "Active",
   client_id: null,
+  last_counted: null,
   ...fields,
   occupancy: { ...emptyOccupancy, ...fields.occupancy }
 })

@@ -40,6 +40,7 @@ const request = (fields: Partial<AdjustmentRequest> & Pick<AdjustmentRequest, "q
   tag_id: null,
   expiry_date: null,
   notes: null,
+  reason_code: null,
   ...fields
 })
 

@@ -101,7 +101,8 @@ describe("Locations", () => {
         volume: 0,
         inbound_qty: 0,
         inbound_tags: 0,
-        over_capacity: false
+        over_capacity: false,
+        last_counted: null
       })
     })
   })

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type Content,
+  CountRepository,
   InventoryRepository,
   LocationRepository,
   type LocationWithOccupancy,
@@ -97,6 +98,7 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
       insert: (rows) => Effect.sync(() => rows.map(() => nextTask++)),
       close: () => Effect.succeed(world.closes ?? true)
     }, log),
+    makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
       lockPutawayCandidates: (_, preferred) =>
@@ -408,11 +410,13 @@ describe("MovementTasks", () => {
         "Location L-30 is Blocked In",
         false
       ])
-      assert.deepStrictEqual(yield* confirm(null, [location({ loc_id: "L-22", status: "Counting" })]), [
+      assert.deepStrictEqual(yield* confirm(null, [location({ loc_id: "L-22", status: "Blocked Out" })]), [
         "LocationStatusRefuses",
-        "Location L-22 is Counting",
+        "Location L-22 is Blocked Out",
         false
       ])
+      // A source being counted lets a task made before the count's release finish: it is in flight.
+      assert.deepStrictEqual(yield* confirm(null, [location({ loc_id: "L-22", status: "Counting" })]), ["Done", true])
       assert.deepStrictEqual(yield* confirm("L-22", []), [
         "InvalidInput",
         "Invalid field to_loc_id: is where the stock already is",

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   type ClaimRow,
   type Content,
+  CountRepository,
   InventoryRepository,
   type OpenTaskCounts,
   OrderRepository,
@@ -106,6 +107,7 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       }, log),
       makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
       makeTestLayer(WaveRepository)({ setOrderStatuses: () => Effect.void, setStatus: () => Effect.void }, log),
+      makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
       // No pick faces: a pick triggers no replenishment.
       makeTestLayer(Replenishment)({ afterChange: () => Effect.succeed([]) }),
       events.layer,

@@ -93,7 +93,11 @@ const withReceiving = <A, E>(
           ))
       }, log),
       makeTestLayer(SiteSettingsRepository)({
-        get: () => Effect.succeed({ putaway_on_receipt: site.putawayOnReceipt ?? false })
+        get: () =>
+          Effect.succeed({
+            putaway_on_receipt: site.putawayOnReceipt ?? false,
+            count_variance_threshold: { percent: null, units: null }
+          })
       }, log),
       makeTestLayer(LocationRepository)({
         lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),

@@ -10,7 +10,8 @@ describe("SiteSettingsService", () => {
   const withSettings = <A, E>(log: CallLog, f: (settings: SiteSettingsService) => Effect.Effect<A, E>) =>
     Effect.flatMap(SiteSettingsService, f).pipe(Effect.provide(SiteSettingsService.Default.pipe(Layer.provide([
       makeTestLayer(SiteSettingsRepository)({
-        get: () => Effect.succeed({ putaway_on_receipt: true }),
+        get: () =>
+          Effect.succeed({ putaway_on_receipt: true, count_variance_threshold: { percent: null, units: null } }),
         put: () => Effect.void
       }, log),
       makeTestLayer(SiteRepository)({
@@ -24,12 +25,20 @@ describe("SiteSettingsService", () => {
     Effect.gen(function*() {
       const log = new CallLog()
       const read = yield* withSettings(log, (settings) => settings.get(admin, "F"))
-      assert.deepStrictEqual(read, { putaway_on_receipt: true })
+      assert.deepStrictEqual(read, {
+        putaway_on_receipt: true,
+        count_variance_threshold: { percent: null, units: null }
+      })
       yield* withSettings(log, (settings) => settings.update(admin, "F", {}))
       yield* withSettings(log, (settings) => settings.update(admin, "F", { putaway_on_receipt: false }))
+      yield* withSettings(
+        log,
+        (settings) => settings.update(admin, "F", { count_variance_threshold: { percent: 5, units: null } })
+      )
       assert.deepStrictEqual(log.argsOf("SiteSettingsRepository.put"), [
-        ["F", { putaway_on_receipt: true }],
-        ["F", { putaway_on_receipt: false }]
+        ["F", { putaway_on_receipt: true, count_variance_threshold: { percent: null, units: null } }],
+        ["F", { putaway_on_receipt: false, count_variance_threshold: { percent: null, units: null } }],
+        ["F", { putaway_on_receipt: true, count_variance_threshold: { percent: 5, units: null } }]
       ])
     }))
 

@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "./api/AdminApi.js"
 import { AuthApi } from "./api/AuthApi.js"
 import { CarriersApi } from "./api/CarriersApi.js"
+import { CountsApi } from "./api/CountsApi.js"
 import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
 import { InventoryApi } from "./api/InventoryApi.js"
 import { LocationsApi } from "./api/LocationsApi.js"
@@ -40,6 +41,7 @@ const declaration = HttpApi.make("warehouse")
   .add(ReceivingApi)
   .add(LocationsApi)
   .add(MovementTasksApi)
+  .add(CountsApi)
   .add(PickFacesApi)
   .add(ReplenishmentApi)
   .add(WaveDefinitionsApi)

@@ -33,6 +33,7 @@ const handlers = Layer.mergeAll(
   toHttpApi("receiving", tables.receiving),
   toHttpApi("locations", tables.locations),
   toHttpApi("movementTasks", tables.movementTasks),
+  toHttpApi("counts", tables.counts),
   toHttpApi("pickFaces", tables.pickFaces),
   toHttpApi("replenishment", tables.replenishment),
   toHttpApi("waveDefinitions", tables.waveDefinitions),

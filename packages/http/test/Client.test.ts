@@ -1,7 +1,7 @@
 import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
-import { AdjustmentRequest, NewLocation, NewMoveRequest, NewOrder, NewSku, SiteId } from "@wms/core"
+import { AdjustmentRequest, NewCountRequest, NewLocation, NewMoveRequest, NewOrder, NewSku, SiteId } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
@@ -156,11 +156,20 @@ describe("the typed client", () => {
           ["MovementTaskNotFound", { taskId: 999 }, "Movement task with id 999 not found"]
         )
         assert.deepStrictEqual(
+          yield* failure(wms.counts.getCount(missing)),
+          ["CountNotFound", { countId: 999 }, "Count with id 999 not found"]
+        )
+        assert.deepStrictEqual(
+          yield* failure(wms.counts.createCount({ payload: NewCountRequest.make({ loc_id: "NOPE" }) })),
+          ["LocationNotFound", { locId: "NOPE" }, "Location with id NOPE not found"]
+        )
+        assert.deepStrictEqual(
           yield* failure(wms.admin.getSiteSettings({ path: { id: "NOPE" } })),
           ["SiteNotFound", { siteId: "NOPE" }, "Site with id NOPE not found"]
         )
         assert.deepStrictEqual(yield* wms.admin.getSiteSettings({ path: { id: "main" } }), {
-          putaway_on_receipt: false
+          putaway_on_receipt: false,
+          count_variance_threshold: { percent: null, units: null }
         })
 
         // The generic failures keep their classes.

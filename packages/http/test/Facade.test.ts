@@ -1,5 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  CountBelowTasked,
+  CountNotFound,
+  CountWrongState,
   Forbidden,
   InvalidInput,
   isConflict,
@@ -171,7 +174,10 @@ describe("the Promise facade's warehouse cycle", () => {
           assert.instanceOf(await rejection(wms.locations.create({ loc_id: "S-1", loc_type: "Dock" })), LocationExists)
           assert.deepStrictEqual((await wms.locations.list({ zone: "A" })).map((l) => l.loc_id), ["S-1"])
 
-          assert.deepStrictEqual(await wms.sites.settings("main"), { putaway_on_receipt: false })
+          assert.deepStrictEqual(await wms.sites.settings("main"), {
+            putaway_on_receipt: false,
+            count_variance_threshold: { percent: null, units: null }
+          })
           await wms.sites.updateSettings("main", { putaway_on_receipt: true })
           await wms.preadvices.create({ pre_advice_id: "PA-1", lines: [{ sku_id: "BOLT", qty: 6 }] })
           const report = await wms.preadvices.receive("PA-1")
@@ -196,6 +202,19 @@ describe("the Promise facade's warehouse cycle", () => {
           const missing = await rejection(wms.movementTasks.create({ qty: 1, to_loc_id: "B-1" }))
           assert.strictEqual((missing as InvalidInput).message, "Missing field content_id")
           assert.instanceOf(await rejection(wms.movementTasks.get(999)), MovementTaskNotFound)
+
+          const count = await wms.counts.create({ loc_id: "S-1", sku_id: "BOLT" })
+          await wms.counts.release(count.id)
+          // The open task carries 2 away from S-1: a count below that cannot apply, and writes nothing.
+          const below = await rejection(wms.counts.record(count.id, { lines: [{ sku_id: "BOLT", qty_counted: 1 }] }))
+          assert.instanceOf(below, CountBelowTasked)
+          assert.strictEqual((await wms.counts.get(count.id)).lines[0]!.qty_counted, null)
+          await wms.counts.record(count.id, { lines: [{ sku_id: "BOLT", qty_counted: 3 }] })
+          const counted = await wms.counts.get(count.id)
+          assert.deepStrictEqual([counted.status, counted.lines[0]!.variance], ["Complete", 1])
+          assert.deepStrictEqual((await wms.counts.list({ status: "20" })).map((c) => c.id), [count.id])
+          assert.instanceOf(await rejection(wms.counts.release(count.id)), CountWrongState)
+          assert.instanceOf(await rejection(wms.counts.get(999)), CountNotFound)
         })
       }).pipe(Effect.orDie),
     { timeout: 60_000 }

@@ -151,7 +151,7 @@ const changedTables = (before: string, after: string) => {
 }
 
 for (const [label, server] of serverOnBothStores) {
-  layer(server, { timeout: 300_000 })(`fuzzed writes on ${label}`, (it) => {
+  layer(server, { timeout: 540_000 })(`fuzzed writes on ${label}`, (it) => {
     it.effect(
       `${writeEndpoints.length} write endpoints: never 5xx, and a 4xx writes nothing`,
       () =>
@@ -172,6 +172,10 @@ for (const [label, server] of serverOnBothStores) {
           expectStatus(yield* main.post("/locations", { loc_id: "B-1", loc_type: "Storage", max_tags: 1 }), 201)
           expectStatus(yield* main.post("/movement-tasks", { content_id: 1, qty: 2, to_loc_id: "B-1" }), 201)
           expect204(yield* main.post("/inventory/adjustments", { sku_id: "SKU-1", loc_id: "RECEIVING", qty: 4 }))
+          // An Open count (id 1, of a location with stock inbound) and a Counting one (id 2).
+          expectStatus(yield* main.post("/counts", { loc_id: "B-1" }), 201)
+          expectStatus(yield* main.post("/counts", { loc_id: "A-1", blind: true }), 201)
+          expect204(yield* main.post("/counts/2/release", null))
           // A pick face of the SKU, below its min: a replenishment run has work.
           expectStatus(yield* main.post("/locations", { loc_id: "PF-1", loc_type: "PickFace" }), 201)
           expect204(yield* main.put("/pick-faces/SKU-1/PF-1", { min_qty: 5, max_qty: 8 }))
@@ -252,7 +256,7 @@ for (const [label, server] of serverOnBothStores) {
           }
           assert.isAtLeast(requests, 2500)
         }),
-      240_000
+      480_000
     )
   })
 }

@@ -23,10 +23,11 @@ const bare = (locId: string, locType: string) => ({
   volume: 0,
   inbound_qty: 0,
   inbound_tags: 0,
-  over_capacity: false
+  over_capacity: false,
+  last_counted: null
 })
 
-/** Sets a location's status in the store: `Counting` is set by counts, which no endpoint starts yet. */
+/** Sets a location's status in the store: `Counting` straight, without the count that would set it. */
 const setStatus = (siteId: string, locId: string, status: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -33,7 +33,7 @@ describe("the OpenAPI document", () => {
       in: "header",
       name: "site"
     })
-    assert.strictEqual(operations.length, 108)
+    assert.strictEqual(operations.length, 117)
     for (const { operation, route } of operations) {
       const expected = withoutToken.includes(route) ? [] : tokenOnly.includes(route)
         ? [{ bearer: [] }]

@@ -206,14 +206,30 @@ for (const [label, server] of serverOnBothStores) {
         const api = yield* Api
         const t = yield* makeTenants
         const path = `/sites/${t.p}/settings`
-        assert.deepStrictEqual((yield* t.P.get(path)).body, { putaway_on_receipt: false })
+        assert.deepStrictEqual((yield* t.P.get(path)).body, {
+          putaway_on_receipt: false,
+          count_variance_threshold: { percent: null, units: null }
+        })
         expect204(yield* t.P.put(path, { putaway_on_receipt: true }))
         expect204(yield* t.P.put(path, {}))
-        assert.deepStrictEqual((yield* t.P.get(path)).body, { putaway_on_receipt: true })
+        assert.deepStrictEqual((yield* t.P.get(path)).body, {
+          putaway_on_receipt: true,
+          count_variance_threshold: { percent: null, units: null }
+        })
         expectError(
           yield* t.P.put(path, { putaway_on_receipt: "yes" }),
           400,
           "Invalid field putaway_on_receipt: Expected boolean, actual \"yes\""
+        )
+        expectError(
+          yield* t.P.put(path, { count_variance_threshold: { percent: -1 } }),
+          400,
+          "Invalid field count_variance_threshold.percent: must be a number from 0 to 1000000"
+        )
+        expectError(
+          yield* t.P.put(path, { count_variance_threshold: { units: 1.5 } }),
+          400,
+          "Invalid field count_variance_threshold.units: must be a whole number from 0 to 2147483647"
         )
         expectError(yield* t.P.get("/sites/NOPE/settings"), 404, "Site with id NOPE not found")
         expectError(
@@ -227,7 +243,10 @@ for (const [label, server] of serverOnBothStores) {
         const clerk = yield* callerFor(yield* api.login(email, "a-long-password"), t.p)
         expectError(yield* clerk.get(path), 403, "Admin rights required")
         expectError(yield* clerk.put(path, { putaway_on_receipt: false }), 403, "Admin rights required")
-        assert.deepStrictEqual((yield* t.P.get(path)).body, { putaway_on_receipt: true })
+        assert.deepStrictEqual((yield* t.P.get(path)).body, {
+          putaway_on_receipt: true,
+          count_variance_threshold: { percent: null, units: null }
+        })
       }))
 
     it.effect("a receipt or an adjustment into a location that takes no stock in is a 409 that writes nothing", () =>

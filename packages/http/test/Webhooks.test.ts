@@ -128,7 +128,8 @@ for (const [label, server] of servers) {
         const post = (body: unknown) => api.request("POST", "/webhooks", { token, site, body })
         assert.deepStrictEqual((yield* post({ event_type: "order_created", url: "https://x.nl/" })).body, {
           message:
-            "Invalid field event_type: must be one of order_shipped, order_allocated, wave_started, preadvice_received"
+            "Invalid field event_type: must be one of order_shipped, order_allocated, wave_started, preadvice_received, " +
+            "count_pending_approval, count_completed"
         })
         for (const url of ["ftp://x.nl/", "/relative", "not a url", "mailto:a@b.nl", "http://"]) {
           const response = yield* post({ event_type: "order_shipped", url })

@@ -424,6 +424,62 @@ const warehouseCycle = Effect.gen(function*() {
   yield* sql`ALTER TABLE inventory_transactions ADD COLUMN reason_code TEXT`
 })
 
+// Cycle counts: a count per location (one that is not over per location, by a partial unique
+// key, so two processes can never both open one), the snapshot of each count index with the
+// in-flight deltas of confirmations, and the recorded lines (one per SKU and tag: the last write
+// wins; '' is a line without a tag). A location remembers when it was last counted; a site, how
+// far a count may be off without approval.
+const cycleCounts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const serial = serialPrimaryKey(sql)
+  const real = double(sql)
+  yield* sql`ALTER TABLE locations ADD COLUMN last_counted TEXT`
+  yield* sql`ALTER TABLE site_settings ADD COLUMN count_variance_percent ${real}`
+  yield* sql`ALTER TABLE site_settings ADD COLUMN count_variance_units INTEGER`
+  yield* sql`CREATE TABLE counts (
+    id ${serial},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    loc_id TEXT NOT NULL,
+    sku_id TEXT,
+    blind INTEGER NOT NULL CHECK (blind IN (0, 1)),
+    assignee TEXT,
+    reason TEXT,
+    status_id INTEGER NOT NULL CHECK (status_id IN (1, 20, 21, 22, 23)),
+    count_index INTEGER NOT NULL,
+    location_status TEXT,
+    reason_code TEXT,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    released_at TEXT,
+    completed_at TEXT,
+    approved_by TEXT
+  )`
+  yield* sql`CREATE UNIQUE INDEX counts_open_location ON counts (site_id, loc_id) WHERE status_id IN (1, 22, 23)`
+  yield* sql`CREATE INDEX counts_list ON counts (site_id, status_id, id)`
+  yield* sql`CREATE TABLE count_contents (
+    count_id INTEGER NOT NULL REFERENCES counts (id),
+    count_index INTEGER NOT NULL,
+    content_id INTEGER NOT NULL REFERENCES contents (content_id),
+    client_id TEXT,
+    sku_id TEXT NOT NULL,
+    tag_id TEXT NOT NULL,
+    expiry_date TEXT,
+    expected INTEGER NOT NULL,
+    in_flight INTEGER NOT NULL,
+    PRIMARY KEY (count_id, count_index, content_id)
+  )`
+  yield* sql`CREATE TABLE count_lines (
+    count_id INTEGER NOT NULL REFERENCES counts (id),
+    count_index INTEGER NOT NULL,
+    sku_id TEXT NOT NULL,
+    tag_key TEXT NOT NULL,
+    client_id TEXT,
+    expiry_date TEXT,
+    qty_counted INTEGER NOT NULL,
+    PRIMARY KEY (count_id, count_index, sku_id, tag_key)
+  )`
+})
+
 // Pick faces: the min/max of a SKU at a PickFace location. A setting goes with its location. Open
 // tasks to a face are found by `movement_tasks_to`, its stock by `contents_key`.
 const pickFaces = Effect.gen(function*() {
@@ -454,5 +510,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0070_user_sessions": userSessions,
   "0080_idempotency_keys": idempotencyKeys,
   "0090_warehouse_cycle": warehouseCycle,
+  "0100_cycle_counts": cycleCounts,
   "0110_pick_faces": pickFaces
 }

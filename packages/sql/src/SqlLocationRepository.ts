@@ -18,7 +18,10 @@ import * as Prepared from "./Prepared.js"
 import { query, returnsRow, run } from "./Query.js"
 
 const columns = "site_id, loc_id, description, loc_type, zone, sequence, max_tags, max_weight, max_volume, status, " +
-  "client_id"
+  "client_id, last_counted"
+
+/** A location row as read: the stored fields and when it was last counted. */
+type LocationRow = StoredLocation & { readonly last_counted: string | null }
 
 /** What one location holds, or has on its way, of one tag, SKU and client. */
 interface HoldingRow {
@@ -160,12 +163,12 @@ export const layer = Layer.effect(
         })
       }`
     const locking = {
-      share: prepared.prepare<StoredLocation>(lockingText("share")),
-      update: prepared.prepare<StoredLocation>(lockingText("update"))
+      share: prepared.prepare<LocationRow>(lockingText("share")),
+      update: prepared.prepare<LocationRow>(lockingText("update"))
     }
 
     /** The locations with their occupancy, read after the statement that found (and locked) them. */
-    const withOccupancy = (siteId: string, locations: ReadonlyArray<StoredLocation>) => {
+    const withOccupancy = (siteId: string, locations: ReadonlyArray<LocationRow>) => {
       if (locations.length === 0) return Effect.succeed([])
       const ids = locations.map((location) => location.loc_id)
       return Effect.map(
@@ -178,14 +181,14 @@ export const layer = Layer.effect(
     }
 
     const read = (
-      locations: Effect.Effect<ReadonlyArray<StoredLocation>, SqlError.SqlError>,
+      locations: Effect.Effect<ReadonlyArray<LocationRow>, SqlError.SqlError>,
       siteId: string
     ) => query(Effect.flatMap(locations, (found) => withOccupancy(siteId, found)))
 
     return LocationRepository.of({
       list: (siteId, filter, window) =>
         read(
-          sql<StoredLocation>`SELECT ${selectColumns} FROM locations
+          sql<LocationRow>`SELECT ${selectColumns} FROM locations
             WHERE ${
             sql.and([
               sql`site_id = ${siteId}`,
@@ -200,7 +203,7 @@ export const layer = Layer.effect(
       find: (siteId, locId, lock) =>
         Effect.map(
           read(
-            sql<StoredLocation>`SELECT ${selectColumns} FROM locations
+            sql<LocationRow>`SELECT ${selectColumns} FROM locations
               WHERE site_id = ${siteId} AND loc_id = ${locId} ${lockClause(sql, lock)}`,
             siteId
           ),
@@ -212,7 +215,7 @@ export const layer = Layer.effect(
           : read(locking[lock]([siteId, lockedIn.bind([...new Set(locIds)])]), siteId),
       lockPutawayCandidates: (siteId, preferred, faces = []) =>
         read(
-          sql<StoredLocation>`SELECT ${selectColumns} FROM locations
+          sql<LocationRow>`SELECT ${selectColumns} FROM locations
             WHERE site_id = ${siteId}
               AND ${
             sql.or([
@@ -239,7 +242,14 @@ export const layer = Layer.effect(
               WHERE site_id = ${siteId} AND from_loc_id = ${locId} AND status_id = 1)
             OR EXISTS (SELECT 1 FROM movement_tasks
               WHERE site_id = ${siteId} AND to_loc_id = ${locId} AND status_id = 1)`),
-      remove: (siteId, locId) => run(sql`DELETE FROM locations WHERE site_id = ${siteId} AND loc_id = ${locId}`)
+      remove: (siteId, locId) => run(sql`DELETE FROM locations WHERE site_id = ${siteId} AND loc_id = ${locId}`),
+      setStatus: (siteId, locId, status, countedAt) =>
+        run(
+          countedAt === undefined
+            ? sql`UPDATE locations SET status = ${status} WHERE site_id = ${siteId} AND loc_id = ${locId}`
+            : sql`UPDATE locations SET status = ${status}, last_counted = ${countedAt}
+              WHERE site_id = ${siteId} AND loc_id = ${locId}`
+        )
     })
   })
 )

@@ -7,6 +7,7 @@
 import "@wms/core"
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
+import * as SqlCountRepository from "./SqlCountRepository.js"
 import * as SqlEventPublisher from "./SqlEventPublisher.js"
 import * as SqlIdempotencyRepository from "./SqlIdempotencyRepository.js"
 import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
@@ -54,5 +55,6 @@ export const repositories = Layer.mergeAll(
   SqlLocationRepository.layer,
   SqlMovementTaskRepository.layer,
   SqlSiteSettingsRepository.layer,
+  SqlCountRepository.layer,
   SqlPickFaceRepository.layer
 )

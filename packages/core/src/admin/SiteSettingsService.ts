@@ -38,7 +38,10 @@ export class SiteSettingsService extends Effect.Service<SiteSettingsService>()("
       yield* atomically(Effect.gen(function*() {
         const id = yield* existingSite(siteId)
         const current = yield* settings.get(id)
-        yield* settings.put(id, { putaway_on_receipt: patch.putaway_on_receipt ?? current.putaway_on_receipt })
+        yield* settings.put(id, {
+          putaway_on_receipt: patch.putaway_on_receipt ?? current.putaway_on_receipt,
+          count_variance_threshold: patch.count_variance_threshold ?? current.count_variance_threshold
+        })
       }))
     })
 

@@ -99,6 +99,8 @@ export interface Occupancy {
 
 /** A managed location with what is at it and on its way to it. */
 export interface LocationWithOccupancy extends StoredLocation {
+  /** When a count of the location last completed (UTC ISO instant); null: never. Set by counts only. */
+  readonly last_counted: string | null
   readonly occupancy: Occupancy
 }
 
@@ -121,7 +123,8 @@ export const LocationRecord = Schema.Struct({
   volume: Schema.Number,
   inbound_qty: Schema.Number,
   inbound_tags: Schema.Number,
-  over_capacity: Schema.Boolean
+  over_capacity: Schema.Boolean,
+  last_counted: Schema.NullOr(Schema.String)
 })
 export type LocationRecord = typeof LocationRecord.Type
 

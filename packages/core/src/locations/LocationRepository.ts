@@ -4,7 +4,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RowLock } from "../masterdata/MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
-import type { LocationFilter, LocationWithOccupancy, StoredLocation } from "./Location.js"
+import type { LocationFilter, LocationStatus, LocationWithOccupancy, StoredLocation } from "./Location.js"
 
 export class LocationRepository extends Context.Tag("@wms/core/LocationRepository")<LocationRepository, {
   /** The locations of the site, by `loc_id` (byte order), with their occupancy. */
@@ -42,4 +42,14 @@ export class LocationRepository extends Context.Tag("@wms/core/LocationRepositor
   /** Whether stock lies at the location or an open movement task starts or ends there. */
   readonly holdsStockOrTasks: (siteId: string, locId: string) => Effect.Effect<boolean>
   readonly remove: (siteId: string, locId: string) => Effect.Effect<void>
+  /**
+   * Sets the status of a location (counts only: `Counting` at release, the earlier one after), and
+   * `last_counted` when `countedAt` is given.
+   */
+  readonly setStatus: (
+    siteId: string,
+    locId: string,
+    status: LocationStatus,
+    countedAt?: string
+  ) => Effect.Effect<void>
 }>() {}

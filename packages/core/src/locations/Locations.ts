@@ -7,6 +7,7 @@
 import { Effect, Option } from "effect"
 import { SiteRepository } from "../admin/SiteRepository.js"
 import { invalidField } from "../shared/Errors.js"
+import { formatDateTime, TimeZone } from "../shared/Formats.js"
 import type { ClientId } from "../shared/Ids.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
@@ -23,7 +24,7 @@ import type {
 import { LocationRepository } from "./LocationRepository.js"
 
 /** A location as the API shows it: its fields, its occupancy, and whether that exceeds a limit. */
-export const toLocationRecord = (location: LocationWithOccupancy): LocationRecord => ({
+export const toLocationRecord = (location: LocationWithOccupancy, timeZone: string): LocationRecord => ({
   loc_id: location.loc_id,
   description: location.description,
   loc_type: location.loc_type,
@@ -41,7 +42,8 @@ export const toLocationRecord = (location: LocationWithOccupancy): LocationRecor
   volume: location.occupancy.volume,
   inbound_qty: location.occupancy.inbound_qty,
   inbound_tags: location.occupancy.inbound_tags,
-  over_capacity: overCapacity(location)
+  over_capacity: overCapacity(location),
+  last_counted: location.last_counted === null ? null : formatDateTime(location.last_counted, timeZone)
 })
 
 export class Locations extends Effect.Service<Locations>()("@wms/core/Locations", {
@@ -49,6 +51,8 @@ export class Locations extends Effect.Service<Locations>()("@wms/core/Locations"
     const repository = yield* LocationRepository
     const sites = yield* SiteRepository
     const { atomically } = yield* Transactor
+    const timeZone = yield* TimeZone
+    const toRecord = (location: LocationWithOccupancy) => toLocationRecord(location, timeZone)
 
     const notFound = (locId: string) => new LocationNotFound({ locId })
     const beingCounted = (locId: string) => new LocationBeingCounted({ locId })
@@ -86,11 +90,11 @@ export class Locations extends Effect.Service<Locations>()("@wms/core/Locations"
 
     const list = Effect.fnUntraced(function*(actor: Actor, query: LocationQuery) {
       const { limit, offset, ...filter } = query
-      return (yield* repository.list(actor.scope.site_id, filter, { limit, offset })).map(toLocationRecord)
+      return (yield* repository.list(actor.scope.site_id, filter, { limit, offset })).map(toRecord)
     })
 
     const get = Effect.fnUntraced(function*(actor: Actor, locId: string) {
-      return toLocationRecord(yield* existing(actor, locId, "none"))
+      return toRecord(yield* existing(actor, locId, "none"))
     })
 
     const create = Effect.fnUntraced(function*(actor: Actor, input: NewLocation) {
@@ -100,7 +104,7 @@ export class Locations extends Effect.Service<Locations>()("@wms/core/Locations"
       // Stock may lie at the id already: a site lists its locations gradually.
       const created = yield* repository.find(actor.scope.site_id, input.loc_id, "none")
       if (Option.isNone(created)) return yield* Effect.dieMessage(`location ${input.loc_id} is gone after its insert`)
-      return toLocationRecord(created.value)
+      return toRecord(created.value)
     }, atomically)
 
     const replace = Effect.fnUntraced(function*(actor: Actor, locId: string, input: LocationUpdate) {

@@ -10,6 +10,7 @@
  * confirm and a cancel never both apply.
  */
 import { Clock, Effect, Option } from "effect"
+import { CountRepository } from "../counts/CountRepository.js"
 import { fits, type Load, withInbound } from "../locations/Capacity.js"
 import { LocationFull, LocationStatusRefuses } from "../locations/Errors.js"
 import { letsStockOut, type LocationWithOccupancy, takesStockIn } from "../locations/Location.js"
@@ -59,6 +60,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
     const locations = yield* LocationRepository
     const skus = yield* SkuRepository
     const receipts = yield* ReceivingRepository
+    const counts = yield* CountRepository
     const { atomically } = yield* Transactor
     const tasking = yield* makeTasking
 
@@ -190,7 +192,9 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         expiry_date: source.expiry_date
       })
       const location = yield* lockLocations(actor.scope.site_id, task.from_loc_id, to)
-      yield* checkOut(location(task.from_loc_id))
+      // A task made before its source's count was released may finish: the count records it in flight.
+      const from = location(task.from_loc_id)
+      if (Option.isNone(from) || from.value.status !== "Counting") yield* checkOut(from)
       const destination = location(to)
       yield* checkIn(destination)
       // A planned destination counts the task as inbound already: only an override needs room.
@@ -228,6 +232,9 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       if (Option.isSome(found)) {
         yield* inventory.setQuantities(destinationId, { ...found.value, qty: found.value.qty + qty })
       }
+      // A move tasked before a count of either end was released is that count's in-flight change.
+      yield* counts.addInFlight(source, -qty)
+      yield* counts.addInFlight({ ...arrival, content_id: destinationId }, qty)
 
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       const notes = `Movement task ${task.id}`

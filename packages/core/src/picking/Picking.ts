@@ -6,6 +6,7 @@
  * call; concurrent confirmations of one task close it once.
  */
 import { Clock, Effect, Option, Schema } from "effect"
+import { CountRepository } from "../counts/CountRepository.js"
 import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { OrderNotFound } from "../orders/Errors.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
@@ -65,6 +66,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const orders = yield* OrderRepository
     const waves = yield* WaveRepository
     const events = yield* EventPublisher
+    const counts = yield* CountRepository
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
     const replenishment = yield* Replenishment
@@ -96,6 +98,8 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       if (!(yield* picking.closeTask(taskId, picked))) return yield* new TaskNotFound({ taskId })
       // What was picked and what was short both leave the content, and its allocation with them.
       yield* picking.takeAllocated(content.content_id, task.qty)
+      // A pick tasked before its location's count was released is that count's in-flight change.
+      yield* counts.addInFlight(content, -task.qty)
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       const stock = {
         site_id: task.site_id,

@@ -6,7 +6,14 @@
 import { Context, type Effect } from "effect"
 
 /** Every event type, in the order the API lists them. */
-export const EventTypes = ["order_shipped", "order_allocated", "wave_started", "preadvice_received"] as const
+export const EventTypes = [
+  "order_shipped",
+  "order_allocated",
+  "wave_started",
+  "preadvice_received",
+  "count_pending_approval",
+  "count_completed"
+] as const
 export type EventType = typeof EventTypes[number]
 
 /** An event as a change raises it. */

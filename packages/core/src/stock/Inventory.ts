@@ -21,6 +21,7 @@ import {
   type LostAndFoundItem
 } from "./InventoryRepository.js"
 import * as Ledger from "./Ledger.js"
+import { ReasonCode } from "./ReasonCode.js"
 import { adjust } from "./Stock.js"
 
 /** A record of `GET /inventory/overview` (§2.5). */
@@ -78,7 +79,8 @@ export const AdjustmentRequest = Schema.Struct({
   tag_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }),
   expiry_date: Schema.optionalWith(Schema.NullOr(CalendarDate), { default: () => null }),
   qty: NonZeroInteger,
-  notes: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  notes: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  reason_code: Schema.optionalWith(Schema.NullOr(ReasonCode), { default: () => null })
 })
 export type AdjustmentRequest = typeof AdjustmentRequest.Type
 
@@ -256,6 +258,7 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
         qty: request.qty,
         from: target.loc_id,
         notes: request.notes,
+        ...(request.reason_code === null ? {} : { reason_code: request.reason_code }),
         created_at: new Date(yield* Clock.currentTimeMillis).toISOString()
       }))
     }, atomically)

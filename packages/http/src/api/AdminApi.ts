@@ -67,7 +67,10 @@ export class AdminApi extends HttpApiGroup.make("admin")
         OpenApi.Description,
         "The settings of a site that turn on behaviour changing what an existing request does, each off until " +
           "set: `putaway_on_receipt`, whether `POST /preadvices/:id/receive` makes putaway tasks when its body " +
-          "does not say. Unknown site: 404 `Site with id <id> not found`."
+          "does not say; `count_variance_threshold` `{percent, units}` (both null: every count applies at once), " +
+          "how far a count line may be off without an admin's approval: within when |variance| ≤ units (if set) " +
+          "and |variance| ≤ percent × (expected + in_flight) / 100 (if set). Unknown site: 404 `Site with id <id> " +
+          "not found`."
       )
   )
   .add(
@@ -78,7 +81,9 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .addError(onTheWire(SiteNotFound))
       .annotate(
         OpenApi.Description,
-        "Changes the settings present in the body and keeps the others. Unknown site: 404 `Site with id <id> " +
+        "Changes the settings present in the body and keeps the others; `count_variance_threshold` replaces " +
+          "both its limits (an omitted one becomes null; percent a number from 0 to 1000000, units a whole " +
+          "number). Unknown site: 404 `Site with id <id> " +
           "not found`. 204."
       )
   )

@@ -141,7 +141,9 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
       .annotate(
         OpenApi.Description,
         "Extension. Corrects stock without a pre-advice: `{content_id, qty}` or `{sku_id, loc_id, tag_id?, expiry_date?, qty}`, " +
-          "`qty` a signed non-zero integer, optional `notes`. By key, the adjustment goes to the content of " +
+          "`qty` a signed non-zero integer, optional `notes`, optional `reason_code` (one of `Damaged`, `Mispick`, " +
+          "`Miscount`, `Found`, `Theft`, `Expired`, `Other`; another: 400 `Invalid field reason_code: must be one " +
+          "of …`; kept on the transaction). By key, the adjustment goes to the content of " +
           "that SKU, location, tag and expiry (an expiry SKU without expiry_date: today + expiry_days); without " +
           "tag_id to the oldest content of that SKU, location and expiry whatever its tag, so repeated untagged " +
           "adjustments add up in one content. A positive qty at a key with no content creates one (a generated " +

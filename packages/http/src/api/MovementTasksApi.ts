@@ -101,7 +101,8 @@ export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
           "it, and the task becomes Complete (20) with `to_loc_id` and `final_loc_id` where the stock went. A qty " +
           "below the task's releases the rest on the source (an Untask transaction). A `to_loc_id` other than the " +
           "planned one must take stock in and have room (409 `Location <loc_id> is <status>` / `… has no room for " +
-          `<qty> of <sku_id>\`). ${closed} ${notFound} 204.`
+          `<qty> of <sku_id>\`). A source being counted (\`Counting\`) lets the task finish: it was made before the ` +
+          `count's release, and the count records it in flight. ${closed} ${notFound} 204.`
       )
   )
   .add(

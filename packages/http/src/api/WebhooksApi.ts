@@ -14,7 +14,7 @@ const IdPath = Schema.Struct({ id: RecordIdFromPath })
 const notFound = "Missing in the scope: 404 `Webhook niet gevonden`; a non-integer id: 400."
 
 const fields = "`event_type` (required) is one of `order_shipped`, `order_allocated`, `wave_started`, " +
-  "`preadvice_received` (another value: 400 `Invalid field event_type: must be one of …`); `url` (required) is an " +
+  "`preadvice_received`, `count_pending_approval`, `count_completed` (another value: 400 `Invalid field event_type: must be one of …`); `url` (required) is an " +
   "absolute http(s) URL (otherwise 400 `Invalid field url: must be an absolute http(s) URL`); `secret` is optional " +
   "(absent, null or empty: none); `enabled` defaults to true."
 
@@ -91,7 +91,9 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       "`POST <url>` with the JSON `{id, event_type, site_id, client_id, created_at, data}`: `id` the event id " +
       "(a number), `created_at` YYYY-MM-DD HH:mm:ss in the service's time zone, `data` for order events the order " +
       "as `GET /orders/:id` shows it, for `wave_started` the wave as `GET /waves/:id`, for `preadvice_received` the " +
-      "pre-advice as `GET /preadvices/:id`. Headers: `Content-Type: application/json`, `webhook-id` (the event id, " +
+      "pre-advice as `GET /preadvices/:id`, for `count_pending_approval` and `count_completed` the count as " +
+      "`GET /counts/:id` shows it to an admin (counts are site events: `client_id` null, delivered to the " +
+      "site's webhooks only). Headers: `Content-Type: application/json`, `webhook-id` (the event id, " +
       "the same on every retry), `webhook-timestamp` (unix seconds of the attempt) and, when the webhook has a " +
       "secret, `X-Webhook-Secret: <secret>` and `webhook-signature: v1,<base64 HMAC-SHA256 of " +
       "\"<webhook-id>.<webhook-timestamp>.<body>\" keyed with the secret's UTF-8 bytes>` (Standard Webhooks). " +

@@ -7,15 +7,18 @@
 import type { HttpApiEndpoint } from "@effect/platform"
 import type {
   AdjustmentRequest,
+  ApproveCountRequest,
   CarrierInput,
   ConfirmMoveRequest,
   ConfirmTaskRequest,
+  CountQuery,
   ListWindow,
   LocationQuery,
   LocationUpdate,
   MoveAllRequest,
   MovementTaskQuery,
   NewClient,
+  NewCountRequest,
   NewLocation,
   NewMoveRequest,
   NewOrder,
@@ -30,12 +33,14 @@ import type {
   PartnerInput,
   PickFaceQuery,
   PickFaceSetting,
+  PlanCountsRequest,
   PreAdviceChanges,
   PreAdviceLineChanges,
   PreAdviceLinesPayload,
   PreAdvicePage,
   PutawayRequest,
   ReceiptRequest,
+  RecordCountRequest,
   ReplenishmentRunRequest,
   SiteSettingsUpdate,
   SkuGroupUpdate,
@@ -99,6 +104,7 @@ const preadvices = of("preadvices")
 const inventory = of("inventory")
 const locations = of("locations")
 const movementTasks = of("movementTasks")
+const counts = of("counts")
 const pickFaces = of("pickFaces")
 const replenishment = of("replenishment")
 const byFace = (skuId: string, locId: string) => ({ path: { sku_id: skuId, loc_id: locId } })
@@ -112,7 +118,7 @@ export const methods = {
   sites: {
     list: admin("listSites", everything),
     create: admin("createSite", (payload: Body<typeof NewSite>) => ({ payload })),
-    /** The site's settings (`putaway_on_receipt`). */
+    /** The site's settings (`putaway_on_receipt`, `count_variance_threshold`). */
     settings: admin("getSiteSettings", byText),
     /** Changes the settings present, keeps the others. */
     updateSettings: admin(
@@ -274,6 +280,29 @@ export const methods = {
     cancel: movementTasks("cancelMovementTask", byNumber),
     /** Putaway tasks for a content at a receiving location; resolves to the tasks made. */
     putaway: movementTasks("createPutawayTasks", (payload: Body<typeof PutawayRequest>) => ({ payload }))
+  },
+  counts: {
+    /** The site's counts, every status unless `status` says; optional filters `loc_id`, `zone`. */
+    list: counts("listCounts", (query: CountQuery = {}) => ({ urlParams: query })),
+    get: counts("getCount", byNumber),
+    /** An Open count of a managed location (`{loc_id, sku_id?, blind?, assignee?, reason?}`); resolves to it. */
+    create: counts("createCount", (payload: Body<typeof NewCountRequest>) => ({ payload })),
+    /** Open counts of the locations counted longest ago (`{zone?, loc_type?, max?}`); resolves to them. */
+    plan: counts("planCounts", (payload: Body<typeof PlanCountsRequest> = {}) => ({ payload })),
+    /** Freezes the location and snapshots what it holds. */
+    release: counts("releaseCount", byNumber),
+    /** Records counted lines; applies the count when every line is within the threshold. */
+    record: counts(
+      "recordCount",
+      (id: number, payload: Body<typeof RecordCountRequest>) => ({ ...byNumber(id), payload })
+    ),
+    /** Applies a Pending Approval count with `{reason_code}` (admins). */
+    approve: counts(
+      "approveCount",
+      (id: number, payload: Body<typeof ApproveCountRequest>) => ({ ...byNumber(id), payload })
+    ),
+    recount: counts("recountCount", byNumber),
+    cancel: counts("cancelCount", byNumber)
   },
   pickFaces: {
     /** The pick-face settings with each face's stock; optional filters `sku_id`, `loc_id`. */

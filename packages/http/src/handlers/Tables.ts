@@ -1,6 +1,7 @@
 /** Every feature's table by the name of its group: the `HttpApi` handlers and the facade are built from them. */
 import { AdminTable } from "./AdminHandlers.js"
 import { CarriersTable } from "./CarriersHandlers.js"
+import { CountsTable } from "./CountsHandlers.js"
 import { InventoryTable } from "./InventoryHandlers.js"
 import { LocationsTable } from "./LocationsHandlers.js"
 import { MovementTasksTable } from "./MovementTasksHandlers.js"
@@ -29,6 +30,7 @@ export const tables = {
   receiving: ReceivingTable,
   locations: LocationsTable,
   movementTasks: MovementTasksTable,
+  counts: CountsTable,
   pickFaces: PickFacesTable,
   replenishment: ReplenishmentTable,
   waveDefinitions: WaveDefinitionsTable,

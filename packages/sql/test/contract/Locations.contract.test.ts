@@ -68,14 +68,14 @@ onEachStore("LocationRepository", (it) => {
       assert.isTrue(yield* locations.insert(locationOf(t.other.owner.site_id, "S-01")))
       assert.deepStrictEqual(
         yield* locations.find(siteId, "S-01", "none"),
-        Option.some({ ...stored, occupancy: empty })
+        Option.some({ ...stored, last_counted: null, occupancy: empty })
       )
 
       const changed = locationOf(siteId, "S-01", { loc_type: "PickFace", status: "Blocked Out", max_weight: 0 })
       assert.isTrue(yield* locations.update(changed))
       assert.deepStrictEqual(
         yield* locations.find(siteId, "S-01", "share"),
-        Option.some({ ...changed, occupancy: empty })
+        Option.some({ ...changed, last_counted: null, occupancy: empty })
       )
       assert.isFalse(yield* locations.update(locationOf(siteId, "S-02")))
 

@@ -142,12 +142,27 @@ onEachStore("SiteSettingsRepository", (it) => {
       const t = yield* makeTenants
       const siteId = t.site.owner.site_id
       assert.deepStrictEqual(yield* settings.get(siteId), defaultSiteSettings)
-      yield* settings.put(siteId, { putaway_on_receipt: true })
-      assert.deepStrictEqual(yield* settings.get(siteId), { putaway_on_receipt: true })
+      yield* settings.put(siteId, {
+        putaway_on_receipt: true,
+        count_variance_threshold: { percent: null, units: null }
+      })
+      assert.deepStrictEqual(yield* settings.get(siteId), {
+        putaway_on_receipt: true,
+        count_variance_threshold: { percent: null, units: null }
+      })
       assert.deepStrictEqual(yield* settings.get(t.other.owner.site_id), defaultSiteSettings)
-      yield* settings.put(siteId, { putaway_on_receipt: false })
-      assert.deepStrictEqual(yield* settings.get(siteId), { putaway_on_receipt: false })
-      yield* settings.put(siteId, { putaway_on_receipt: true })
-      assert.deepStrictEqual(yield* settings.get(siteId), { putaway_on_receipt: true })
+      yield* settings.put(siteId, { putaway_on_receipt: false, count_variance_threshold: { percent: 2.5, units: 3 } })
+      assert.deepStrictEqual(yield* settings.get(siteId), {
+        putaway_on_receipt: false,
+        count_variance_threshold: { percent: 2.5, units: 3 }
+      })
+      yield* settings.put(siteId, {
+        putaway_on_receipt: true,
+        count_variance_threshold: { percent: null, units: null }
+      })
+      assert.deepStrictEqual(yield* settings.get(siteId), {
+        putaway_on_receipt: true,
+        count_variance_threshold: { percent: null, units: null }
+      })
     }))
 })
