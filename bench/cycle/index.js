@@ -182,6 +182,7 @@ export const runCycleBench = async ({ lines = 10_000, log, moves = 10_000, profi
 
 /** The cycle table and the notes under it. */
 export const printCycle = (rows, notes = cycleNotes) => {
+  console.log()
   console.log(table(
     [
       "cycle",
