@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: the benchmarks of the engine, each figure next to its baseline measured in the
  * same run on the same machine: the HTTP benchmark (`bench/http.js`, which prints its own tables)
- * and then the wave benchmark. Writes both into `bench/results/latest.json`.
+ * and then the wave benchmark, then the warehouse cycle benchmark (`bench/cycle/`: a putaway of a
+ * 10,000-line receipt and 10,000 moves). Writes them into `bench/results/latest.json`.
  *
- *   node bench/run.js [--sections http,wave] [--stores sqlite,postgres] [--lines 30000,300000]
+ *   node bench/run.js [--sections http,wave,cycle] [--stores sqlite,postgres] [--lines 30000,300000]
  *     [--repeat 3] [--repeat-large 1] [--profile]
  *
  * Each wave size runs `--repeat` times (`--repeat-large` from 100,000 lines up, to keep the whole
@@ -20,13 +21,14 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { log, machine, table } from "./common.js"
+import { cycleNotes, printCycle, runCycleBench } from "./cycle/index.js"
 import { runWaveBench, scaling } from "./wave/index.js"
 
 const results = fileURLToPath(new URL("results", import.meta.url))
 
 const { values } = parseArgs({
   options: {
-    sections: { type: "string", default: "http,wave" },
+    sections: { type: "string", default: "http,wave,cycle" },
     stores: { type: "string", default: "sqlite,postgres" },
     lines: { type: "string", default: "30000,300000" },
     repeat: { type: "string", default: "3" },
@@ -67,6 +69,9 @@ const main = async () => {
       log
     })
     : []
+  const cycle = sections.includes("cycle")
+    ? await runCycleBench({ storeNames: values.stores.split(","), repeat: Number(values.repeat), profileDir, log })
+    : []
   const scale = scaling(waves)
   const verdict = (ok) => (ok ? "ok" : "MISS")
   const report = {
@@ -96,12 +101,15 @@ const main = async () => {
         consistent: verdict(row.consistent)
       }
     })),
-    wave_scaling: scale.map((row) => ({ ...row, verdict: verdict(row.start_time_factor <= waveTargets.scaling) }))
+    wave_scaling: scale.map((row) => ({ ...row, verdict: verdict(row.start_time_factor <= waveTargets.scaling) })),
+    cycle_notes: cycleNotes,
+    cycle
   }
   mkdirSync(results, { recursive: true })
   writeFileSync(values.output, `${JSON.stringify(report, null, 2)}\n`)
 
   if (waves.length > 0) printWaves(report)
+  if (cycle.length > 0) printCycle(cycle)
   console.log(`\n${report.command}: ${report.duration_s} s; written to ${values.output}`)
 }
 

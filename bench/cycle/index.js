@@ -1,0 +1,219 @@
+/**
+ * The warehouse cycle benchmark: for each store, a seeded template database per bench (the
+ * putaway of a receipt, and moves), then the engine and its raw-SQL lower bound each on a fresh
+ * copy of it, each in its own child process, alternating. Times are medians, the peak RSS the
+ * highest of the runs; the ratio is engine / lower bound. Both sides must leave the same rows.
+ */
+import { fork } from "node:child_process"
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { median, onAdmin, pgUrl, table } from "../common.js"
+import { migrate } from "../wave/data.js"
+import { topFrames } from "../wave/index.js"
+import { generateMoves, generatePutaway, seedPg, seedSqlite } from "./data.js"
+
+const here = fileURLToPath(new URL(".", import.meta.url))
+
+/** The benches: their data for a size, and the rows one run inserts or updates, for the report. */
+const benches = {
+  putaway: {
+    generate: generatePutaway,
+    // Contents, Receipt rows, tasks, Task rows, pre-advice lines, the pre-advice's status, the event.
+    rowsWritten: (c) => c.contents + c.receipt_rows + c.tasks + c.task_rows + c.lines_received + 2
+  },
+  moves: {
+    generate: generateMoves,
+    // Per move: the task, the source and the Task row; the task, the source, the destination and the Move row.
+    rowsWritten: (c) => c.completed * 7
+  }
+}
+
+export const cycleNotes = [
+  "Putaway: one POST /preadvices/:id/receive with putaway of a 10,000-line pre-advice (400 SKUs, a fourth with " +
+  "48 to a full pallet) through the Receiving service, one transaction, against empty Storage locations of 4 " +
+  "tags each with room for 90% of the tasks (the rest is reported unplaced). The lower bound reads the " +
+  "pre-advice, pallet sizes and free tags, places by first fit and writes contents, Receipt rows, tasks, Task " +
+  "rows, lines, status and event in one transaction of bulk inserts (multi-row VALUES on SQLite, arrays on pg).",
+  "Moves: 10,000 Move tasks over 5,000 contents, each created and then confirmed through the MovementTasks " +
+  "service, every call its own transaction (20,000 commits), between managed Storage locations; each content " +
+  "moves twice to the same place, so the first confirm makes the destination content and the second adds to " +
+  "it. The lower bound runs the same transactions with the fewest prepared statements (create: lock the " +
+  "content, insert the task, raise qty_tasked_from, Task row; confirm: close the task, take from the source, " +
+  "find and raise or insert the destination, Move row); it reads no location, occupancy or SKU.",
+  "Both sides leave the same rows (contents, tasks and ledger rows, digested): `same rows` says so."
+]
+
+/** Runs one child and answers what it sends. */
+const child = (script, args, execArgv = []) =>
+  new Promise((resolve, reject) => {
+    let answer
+    const process = fork(join(here, script), args, { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
+    process.on("message", (message) => (answer = message))
+    process.on("error", reject)
+    process.on("exit", (code) => {
+      if (answer?.ok) resolve(answer.result)
+      else reject(new Error(`cycle/${script} ${args[1]} failed (exit ${code}): ${answer?.error ?? "no answer"}`))
+    })
+  })
+
+/** A store kind: how to make a seeded template, a copy of it, and how to throw them away. */
+const stores = {
+  sqlite: (folder) => ({
+    template: async (name, data) => {
+      const file = join(folder, `${name}.db`)
+      await migrate(`sqlite:${file}`)
+      seedSqlite(file, data)
+      return { file }
+    },
+    copy: (template, name) => {
+      const file = join(folder, `${name}.db`)
+      copyFileSync(template.file, file)
+      return { database: `sqlite:${file}`, drop: async () => rmSync(file, { force: true }) }
+    },
+    dropTemplate: async (template) => rmSync(template.file, { force: true })
+  }),
+  postgres: (_folder, prefix) => ({
+    template: async (name, data) => {
+      const database = `${prefix}_${name}`
+      await onAdmin(`CREATE DATABASE ${database}`)
+      await migrate(pgUrl(database))
+      await seedPg(pgUrl(database), data)
+      return { name: database }
+    },
+    copy: async (template, name) => {
+      const database = `${prefix}_${name}`
+      await onAdmin(`CREATE DATABASE ${database} TEMPLATE ${template.name}`)
+      return { database: pgUrl(database), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`) }
+    },
+    dropTemplate: (template) => onAdmin(`DROP DATABASE IF EXISTS ${template.name} WITH (FORCE)`)
+  })
+}
+
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
+
+/** The figures of one side over its runs. */
+const figures = (runs, written) => {
+  const ms = median(runs.map((run) => run.ms))
+  return {
+    ms: round(ms),
+    cpu_ms: round(median(runs.map((run) => run.cpuMs))),
+    rows_per_s: Math.round(written / (ms / 1000)),
+    peak_rss_mib: round(Math.max(...runs.map((run) => run.peakRssKiB)) / 1024)
+  }
+}
+
+/**
+ * Measures the putaway of a `lines`-line receipt and `moves` moves on every store, `repeat` times
+ * each; with `profileDir` the engine children write `--cpu-prof` profiles there. Answers one row
+ * per store and bench.
+ */
+export const runCycleBench = async ({ lines = 10_000, log, moves = 10_000, profileDir, repeat, storeNames }) => {
+  const folder = mkdtempSync(join(tmpdir(), "wms-bench-cycle-"))
+  const prefix = `wms_bench_cycle_${process.pid}`
+  const sizes = { putaway: lines, moves }
+  const rows = []
+  try {
+    for (const storeName of storeNames) {
+      const store = stores[storeName](folder, prefix)
+      for (const [bench, { generate, rowsWritten }] of Object.entries(benches)) {
+        const size = sizes[bench]
+        log(`cycle ${storeName} ${bench} ${size}: seeding`)
+        const template = await store.template(`seed_${bench}`, generate(size))
+        const runs = { engine: [], raw: [] }
+        try {
+          for (let i = 0; i < repeat; i++) {
+            // Alternate which goes first, so drift on a shared machine hits both alike.
+            for (const variant of i % 2 === 0 ? ["raw", "engine"] : ["engine", "raw"]) {
+              const copy = await store.copy(template, `${bench}_${variant}_${i}`)
+              try {
+                const profile = variant === "engine" && profileDir !== undefined
+                  ? `cycle-${storeName}-${bench}-${i}.cpuprofile`
+                  : undefined
+                const execArgv = profile === undefined
+                  ? []
+                  : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profile}`]
+                const result = await child(`${variant}.js`, [copy.database, bench, String(size)], execArgv)
+                log(
+                  `  ${variant.padEnd(6)} ${result.ms.toFixed(0)} ms (cpu ${result.cpuMs.toFixed(0)} ms), ` +
+                    `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB, rows ${result.digest}`
+                )
+                if (profile !== undefined) {
+                  for (const { frame, self_ms } of topFrames(join(profileDir, profile))) {
+                    log(`         ${String(self_ms).padStart(6)} ms  ${frame}`)
+                  }
+                }
+                runs[variant].push(result)
+              } finally {
+                await copy.drop()
+              }
+            }
+          }
+        } finally {
+          await store.dropTemplate(template)
+        }
+        const [first] = runs.engine
+        const written = rowsWritten(first.counts)
+        const engine = figures(runs.engine, written)
+        const bound = figures(runs.raw, written)
+        rows.push({
+          store: storeName,
+          bench,
+          size,
+          rows_written: written,
+          counts: { ...first.counts, ...(first.unplaced === undefined ? {} : { qty_unplaced: first.unplaced }) },
+          same_rows: [...runs.engine, ...runs.raw].every((run) =>
+            run.digest === first.digest && run.unplaced === first.unplaced
+          ),
+          engine: { ...engine, rss_before_mib: round(Math.max(...runs.engine.map((run) => run.rssBeforeKiB)) / 1024) },
+          lower_bound: bound,
+          ratio: round(engine.ms / bound.ms, 2),
+          ratio_cpu: round(engine.cpu_ms / bound.cpu_ms, 2),
+          runs: repeat
+        })
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+  return rows
+}
+
+/** The cycle table and the notes under it. */
+export const printCycle = (rows, notes = cycleNotes) => {
+  console.log()
+  console.log(table(
+    [
+      "cycle",
+      "bench",
+      "size",
+      "rows",
+      "engine ms",
+      "bound ms",
+      "ratio",
+      "cpu ratio",
+      "engine rows/s",
+      "bound rows/s",
+      "peak RSS MiB",
+      "bound RSS MiB",
+      "same rows"
+    ],
+    rows.map((row) => [
+      row.store,
+      row.bench,
+      row.size,
+      row.rows_written,
+      row.engine.ms,
+      row.lower_bound.ms,
+      `${row.ratio}×`,
+      `${row.ratio_cpu}×`,
+      row.engine.rows_per_s,
+      row.lower_bound.rows_per_s,
+      row.engine.peak_rss_mib,
+      row.lower_bound.peak_rss_mib,
+      row.same_rows ? "yes" : "NO"
+    ])
+  ))
+  for (const note of notes) console.log(`\n${note}`)
+}
