@@ -139,10 +139,13 @@ export const layer = Layer.effect(
     // Lists of ids go as one parameter, so one statement serves any number of locations.
     const onHandIn = inTexts(sql, "c.loc_id")
     const inboundIn = inTexts(sql, "t.to_loc_id")
+    // Without statistics (no ANALYZE has run) SQLite reads the site's stock through an index by
+    // SKU and filters the locations after, a scan of every content; the index by location is the one.
+    const contentsByLocation = sql.onDialectOrElse({ pg: () => "", orElse: () => "INDEXED BY contents_location" })
     const holdingsAt = prepared.prepare<HoldingRow>(
       `SELECT c.loc_id, 0 AS inbound, c.tag_id, c.sku_id, c.client_id, CAST(sum(c.qty) AS BIGINT) AS qty,
           sum(c.qty * COALESCE(s.each_weight, 0)) AS weight, sum(c.qty * COALESCE(s.each_volume, 0)) AS volume
-        FROM contents c LEFT JOIN skus s ON s.site_id = c.site_id AND s.sku_id = c.sku_id
+        FROM contents c ${contentsByLocation} LEFT JOIN skus s ON s.site_id = c.site_id AND s.sku_id = c.sku_id
         WHERE c.site_id = ? AND ${onHandIn.text} AND c.qty > 0
         GROUP BY c.loc_id, c.tag_id, c.sku_id, c.client_id
       UNION ALL

@@ -56,6 +56,24 @@ const acceptsClient = (location: LocationWithOccupancy, content: PutawayContent)
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
+/** The order of putaway's walk through storage: by `sequence`, then `loc_id`. */
+export const bySequence = (a: LocationWithOccupancy, b: LocationWithOccupancy) =>
+  a.sequence - b.sequence || byText(a.loc_id, b.loc_id)
+
+/**
+ * Locations by (sequence, loc_id), those in `zone` first. A run plans every content of a receipt
+ * on the same candidates, which its caller keeps in this order: they are sorted only when they are
+ * not, and the zone is a stable split, so a content costs a pass over them, not a sort.
+ */
+const walkOrder = (locations: Array<LocationWithOccupancy>, zone: string | null) => {
+  if (locations.some((location, i) => i > 0 && bySequence(locations[i - 1], location) > 0)) {
+    locations.sort(bySequence)
+  }
+  return zone === null
+    ? locations
+    : [...locations.filter((l) => l.zone === zone), ...locations.filter((l) => l.zone !== zone)]
+}
+
 /**
  * Plans the putaway of `content` among the locked `candidates` (every Storage location, and the
  * preferred one when it is managed, and the locations of `faces`).
@@ -69,12 +87,8 @@ export const planPutaway = (
   const state = new Map(candidates.map((location) => [location.loc_id, location]))
   const preferred = sku.preferred_putaway_location === null ? undefined : state.get(sku.preferred_putaway_location)
   const zone = preferred?.zone ?? null
-  const storage = candidates.filter((location) => location.loc_type === "Storage").map((l) => l.loc_id).sort((a, b) => {
-    const x = state.get(a)!
-    const y = state.get(b)!
-    const zoneFirst = zone === null ? 0 : Number(x.zone !== zone) - Number(y.zone !== zone)
-    return zoneFirst || x.sequence - y.sequence || byText(a, b)
-  })
+  const storage = walkOrder(candidates.filter((location) => location.loc_type === "Storage"), zone)
+    .map((location) => location.loc_id)
 
   const usable = (location: LocationWithOccupancy | undefined, load: Load): location is LocationWithOccupancy =>
     location !== undefined && location.loc_id !== content.loc_id && takesStockIn(location.status) &&

@@ -18,7 +18,7 @@ import * as Ledger from "../stock/Ledger.js"
 import { available } from "../stock/Stock.js"
 import type { MovementTaskRecord, MovementTaskType, NewMovementTask, StoredMovementTask } from "./MovementTask.js"
 import { MovementTaskRepository } from "./MovementTaskRepository.js"
-import { planPutaway } from "./Putaway.js"
+import { bySequence, planPutaway } from "./Putaway.js"
 
 /** A task to open: `qty` of the locked `source` to carry to `to_loc_id`. */
 export interface TaskToOpen {
@@ -144,6 +144,8 @@ export const makeTasking = Effect.gen(function*() {
    */
   const planPutaways = Effect.fnUntraced(function*(siteId: Content["site_id"], sources: ReadonlyArray<Content>) {
     const state = new Map<string, LocationWithOccupancy>()
+    /** The ids of `state` in putaway's walk order, (sequence, loc_id): sorted once per run, not per content. */
+    let walk: Array<string> = []
     const lockedFor = new Set<string>()
     /** Per SKU, its faces in loc_id order with the room each has left. */
     const faceRooms = new Map<string, Array<{ loc_id: string; room: number }>>()
@@ -160,9 +162,11 @@ export const makeTasking = Effect.gen(function*() {
         const locked = faceLocIds.length === 0
           ? yield* locations.lockPutawayCandidates(siteId, preferred)
           : yield* locations.lockPutawayCandidates(siteId, preferred, faceLocIds)
+        const before = state.size
         for (const location of locked) {
           if (!state.has(location.loc_id)) state.set(location.loc_id, location)
         }
+        if (state.size > before) walk = [...state.values()].sort(bySequence).map((location) => location.loc_id)
         lockedFor.add(key)
       }
       if (!faceRooms.has(source.sku_id)) {
@@ -175,7 +179,7 @@ export const makeTasking = Effect.gen(function*() {
         faceRooms.set(source.sku_id, rooms)
       }
       const rooms = faceRooms.get(source.sku_id)!
-      const candidates = [...state.values()].filter((l) =>
+      const candidates = walk.map((locId) => state.get(locId)!).filter((l) =>
         l.loc_type === "Storage" || l.loc_id === preferred || faceLocIds.includes(l.loc_id)
       )
       const plan = planPutaway(
