@@ -7,6 +7,7 @@ import { AdminApi } from "./api/AdminApi.js"
 import { AuthApi } from "./api/AuthApi.js"
 import { CarriersApi } from "./api/CarriersApi.js"
 import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
+import { ImportExportApi } from "./api/ImportExportApi.js"
 import { InventoryApi } from "./api/InventoryApi.js"
 import { documentOperations } from "./api/Operations.js"
 import { OrdersApi } from "./api/OrdersApi.js"
@@ -39,6 +40,7 @@ const declaration = HttpApi.make("warehouse")
   .add(WavesApi)
   .add(PickingApi)
   .add(WebhooksApi)
+  .add(ImportExportApi)
   .addError(BadRequest)
   .addError(PayloadTooLargeError)
   .addError(InternalError)

@@ -2,8 +2,9 @@
  * The request body limit (1 MiB). A declared `content-length` over it is answered 413 before the
  * body is read; a chunked body is cut off by the reader once it passes the limit, and gets its 413
  * on a server from `createNodeServer`. Methods whose body the API never reads
- * (`HttpMethod.hasBody`) skip the check; the others get their JSON body checked (`JsonBody`), strictly
- * when the client prefers it (`StrictBody`), and then `Preference-Applied: handling=strict`.
+ * (`HttpMethod.hasBody`) skip the check, and so do those that stream their body (`StreamedRoutes`); the
+ * others get their JSON body checked (`JsonBody`), strictly when the client prefers it (`StrictBody`),
+ * and then `Preference-Applied: handling=strict`.
  */
 import {
   HttpApp,
@@ -18,6 +19,7 @@ import { createServer, type Server } from "node:http"
 import * as UnknownFields from "./api/UnknownFields.js"
 import { bodyTooLarge, responseOf } from "./ErrorResponses.js"
 import * as JsonBody from "./JsonBody.js"
+import { isStreamedRoute } from "./StreamedRoutes.js"
 import * as StrictBody from "./StrictBody.js"
 
 export const maxBodyBytes = 1024 * 1024
@@ -25,7 +27,7 @@ export const maxBodyBytes = 1024 * 1024
 export const bodyLimit = HttpMiddleware.make((app) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    if (!HttpMethod.hasBody(request.method)) return yield* app
+    if (!HttpMethod.hasBody(request.method) || isStreamedRoute(request.method, request.url)) return yield* app
     const declared = Number(request.headers["content-length"] ?? 0)
     if (declared > maxBodyBytes) return responseOf(bodyTooLarge)
     let strict: JsonBody.Strict | undefined
