@@ -22,7 +22,7 @@ import * as Warehouse from "./Warehouse.js"
 import * as WebhookWorker from "./WebhookWorker.js"
 
 /** Creates the first site and admin on an empty database; prints a generated password once. */
-const bootstrap = (config: ServerConfig) =>
+export const bootstrap = (config: ServerConfig) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const administration = yield* Administration
     const created = yield* administration.bootstrap({
