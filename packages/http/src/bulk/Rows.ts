@@ -182,19 +182,25 @@ const csvEntries = <E>(bytes: Stream.Stream<Uint8Array, E>, shape: Shape) =>
     return shape.groupedBy === undefined ? singleRows(rows) : groupedRows(shape.groupedBy)(rows)
   })
 
+/** A line of an NDJSON file and its number. */
+interface NdjsonLine {
+  readonly text: string
+  readonly row: number
+}
+
 /** The NDJSON lines of a byte stream, each with its line number; a line over `maxRowBytes` stops the file. */
-const ndjsonLines = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<CsvRecord, E | Unreadable> =>
+const ndjsonLines = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<NdjsonLine, E | Unreadable> =>
   Stream.suspend(() => {
     let lineNumber = 0
     let pending = ""
     const decoder = new TextDecoder()
-    const lines = (text: string, last: boolean): Effect.Effect<Chunk.Chunk<CsvRecord>, Unreadable> => {
+    const lines = (text: string, last: boolean): Effect.Effect<Chunk.Chunk<NdjsonLine>, Unreadable> => {
       const parts = (pending + text).split("\n")
       pending = last ? "" : parts.pop()!
       if (pending.length > maxRowBytes) {
         return Effect.fail(new Unreadable({ row: lineNumber + parts.length + 1, reason: "Row is larger than 1 MiB" }))
       }
-      return Effect.succeed(Chunk.fromIterable(parts.map((part) => ({ cells: [part], row: ++lineNumber }))))
+      return Effect.succeed(Chunk.fromIterable(parts.map((text) => ({ text, row: ++lineNumber }))))
     }
     return Stream.concat(
       Stream.mapConcatChunkEffect(bytes, (chunk) => lines(decoder.decode(chunk, { stream: true }), false)),
@@ -205,10 +211,10 @@ const ndjsonLines = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<CsvR
 /** The records of an NDJSON file: one JSON body a line; blank lines are skipped. */
 const ndjsonEntries = <E>(bytes: Stream.Stream<Uint8Array, E>) =>
   ndjsonLines(bytes).pipe(
-    Stream.filter(({ cells }) => cells[0].trim() !== ""),
-    Stream.map(({ cells, row }): Entry => {
+    Stream.filter(({ text }) => text.trim() !== ""),
+    Stream.map(({ row, text }): Entry => {
       try {
-        return { rows: [row], body: body(JSON.parse(cells[0])) }
+        return { rows: [row], body: body(JSON.parse(text)) }
       } catch {
         return { rows: [row], body: unreadable("Row is not valid JSON") }
       }
