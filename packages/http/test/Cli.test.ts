@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freshSqliteFile } from "../../../testing/databases.js"
@@ -34,6 +34,22 @@ const wms = (database: string, args: ReadonlyArray<string>, input = "") =>
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
     child.stdin.end(input)
+  })
+
+/** `script` (util-linux) runs a command on a pseudo-terminal and copies what it shows to its stdout. */
+const script = "/usr/bin/script"
+
+/** Runs `shell` on a terminal: answers what the terminal showed. */
+const onTerminal = (database: string, shell: string) =>
+  Effect.async<Run>((resume) => {
+    const child = spawn(script, ["-qec", shell, "/dev/null"], {
+      env: { PATH: process.env.PATH ?? "", WMS_DATABASE_URL: `sqlite:${database}`, WMS_PASSWORD_HASH_COST: "14" },
+      cwd: join(database, "..")
+    })
+    let stdout = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr: "" })))
+    child.stdin.end()
   })
 
 const expectRun = (run: Run, code: number) => assert.strictEqual(run.code, code, `${run.stdout}\n${run.stderr}`)
@@ -121,6 +137,23 @@ describe("the wms command", () => {
         assert.strictEqual(readFileSync(join(folder, "exported-skus.csv"), "utf8"), skus.stdout)
       }),
     120_000
+  )
+
+  it.scoped.skipIf(!existsSync(script))(
+    "shows a progress bar of an import when standard error is a terminal",
+    () =>
+      Effect.gen(function*() {
+        const database = yield* freshSqliteFile
+        expectRun(yield* wms(database, ["migrate"]), 0)
+        const folder = join(database, "..")
+        writeFileSync(join(folder, "skus.csv"), "sku_id,description\nA,Apple\nB,\nC,Cherry\n")
+        const shown = yield* onTerminal(database, `${process.execPath} ${bin} import skus skus.csv > report.json`)
+        expectRun(shown, 1)
+        assert.match(shown.stdout, /100% \| 2 written, 1 not written/)
+        assert.match(shown.stdout, /2 of 3 rows written to main/)
+        assert.deepInclude(JSON.parse(readFileSync(join(folder, "report.json"), "utf8")), { written: 2, failed: 1 })
+      }),
+    60_000
   )
 
   it.scoped(
