@@ -265,8 +265,6 @@ for (const [label, server] of serverOnBothStores) {
         Effect.gen(function*() {
           const api = yield* Api
           const admin = yield* api.login()
-          const main = yield* callerFor(admin, "main")
-          expect204(yield* main.post("/skus", { sku_id: "SKU-1", description: "Bolt" }))
           for (const kind of kinds) {
             const files = fc.array(bodies(Option.some(shapes[kind].body as Schema.Schema.Any)), { maxLength: 4 })
             yield* checkProperty(files, (rows) =>
