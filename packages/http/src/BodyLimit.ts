@@ -48,14 +48,25 @@ export const bodyLimit = HttpMiddleware.make((app) =>
   })
 )
 
+/** Node's own limit on the time a request takes to arrive, headers and body. */
+const defaultRequestTimeoutMillis = 300_000
+
 /**
  * A Node HTTP server for the API. The platform's reader destroys a request whose body passes the
  * limit, and with it the socket, so a chunked body's 413 would never be sent: here a request whose
  * body was not read to its end only stops being read, and its connection closes once the answer is
- * out.
+ * out. A request that takes longer than `requestTimeoutMillis` to arrive (Node's 300 s by default;
+ * 0: no limit) gets 408; an import's body arrives only as fast as its rows are written, so a long
+ * import needs a longer limit. Headers keep Node's 60 s.
  */
-export const createNodeServer = (): Server => {
-  const server = createServer()
+export const createNodeServer = (
+  options: { readonly requestTimeoutMillis?: number } = {}
+): Server => {
+  const requestTimeout = options.requestTimeoutMillis ?? defaultRequestTimeoutMillis
+  const server = createServer({
+    requestTimeout,
+    headersTimeout: requestTimeout === 0 ? 60_000 : Math.min(60_000, requestTimeout)
+  })
   server.prependListener("request", (request, response) => {
     if (request.headers["content-length"] !== undefined) return
     const destroy = request.destroy.bind(request)

@@ -126,7 +126,12 @@ export const layer = (config: ServerConfig) =>
       Layer.merge(hotRoutes),
       Layer.merge(draining(() => server, readiness)),
       HttpServer.withLogAddress,
-      Layer.provideMerge(NodeHttpServer.layer(() => (server = HotRoutes.install(createNodeServer(), () => front)), {
+      Layer.provideMerge(NodeHttpServer.layer(() => (server = HotRoutes.install(
+        createNodeServer({
+          requestTimeoutMillis: config.requestTimeoutSeconds * 1000
+        }),
+        () => front
+      )), {
         port: config.port,
         host: Option.getOrUndefined(config.host)
       })),

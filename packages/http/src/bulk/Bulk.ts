@@ -30,10 +30,11 @@ import {
 } from "@wms/core"
 import { stringify } from "csv-stringify/sync"
 import { Chunk, Effect, Option, Stream } from "effect"
+import type { Readable } from "node:stream"
 import { bodyProblem } from "../JsonBody.js"
 import { type Format, type Kind, linesField, recordColumns, type Shape, shapes } from "./Kinds.js"
 import { type ImportReport, type RowError, Tally } from "./Report.js"
-import { entries, type Entry, Unreadable } from "./Rows.js"
+import { entries, type Entry } from "./Rows.js"
 
 /** How many records an export reads at a time from a list that has pages. */
 const pageSize = 500
@@ -184,20 +185,20 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
     }
 
     /**
-     * Imports a file of `kind` in `format` as `actor`, record by record, reading `bytes` only as
-     * fast as it writes. Fails only when `bytes` does, or with a 400 for a CSV header that names a
-     * column twice (before any row is written); a file that stops making sense ends the import
+     * Imports a file of `kind` in `format` as `actor`, record by record, reading `source` only as
+     * fast as it writes. Fails only with a 400 for a CSV header that names a column twice (before
+     * any row is written); a file that stops making sense, or cannot be read on, ends the import
      * with an error on the row where it does.
      */
-    const importRecords = <E>(
+    const importRecords = (
       actor: Actor,
       kind: Kind,
       format: Format,
-      bytes: Stream.Stream<Uint8Array, E>,
+      source: Readable,
       options: ImportOptions = {}
-    ): Effect.Effect<ImportReport, E | InvalidInput> => {
+    ): Effect.Effect<ImportReport, InvalidInput> => {
       const tally = new Tally()
-      return entries(bytes, format, shapes[kind]).pipe(
+      return entries(source, format, shapes[kind]).pipe(
         Stream.runForEach((entry) =>
           Effect.map(write(actor, kind, entry), (errors) => {
             if (errors.length === 0) tally.wrote(entry.rows.length)
@@ -205,8 +206,8 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
             options.onRecord?.(tally.report)
           })
         ),
-        Effect.catchIf(
-          (error): error is Unreadable => error instanceof Unreadable,
+        Effect.catchTag(
+          "Unreadable",
           ({ reason, row }) => Effect.sync(() => tally.refused(1, [{ row, field: null, message: reason }]))
         ),
         Effect.map(() => tally.report)

@@ -1,6 +1,8 @@
 /**
  * The records of an import file, read as a stream: CSV through csv-parse, NDJSON line by line.
- * Each comes with the row it was read from, the line of the file where it starts (the CSV header
+ * The file is a Node `Readable`, read only as fast as its records are taken: each record is pulled
+ * (`Stream.fromAsyncIterable`) when the one before it has been written, and Node's own
+ * back-pressure (`pipe`) keeps what is read ahead to a buffer or two. Each comes with the row it was read from, the line of the file where it starts (the CSV header
  * is line 1), so that a report names the row a person finds in an editor or a spreadsheet.
  *
  * A CSV has a header row naming the body's fields; a column the body does not have is ignored, as
@@ -10,10 +12,10 @@
  * one record, the header's fields taken from its first row and each line's from the `lines.<field>`
  * columns (a row whose line cells are all empty adds no line).
  */
-import * as NodeStream from "@effect/platform-node/NodeStream"
 import { InvalidInput } from "@wms/core"
 import { parse } from "csv-parse"
 import { Chunk, Data, Effect, Option, Stream } from "effect"
+import type { Readable } from "node:stream"
 import { type BodyColumns, bodyColumns, type CellType, type Format, linesField, type Shape } from "./Kinds.js"
 
 /** A row or NDJSON line is at most as large as a JSON body may be. */
@@ -61,29 +63,40 @@ interface ParsedCsv {
   readonly info: { readonly lines: number; readonly empty_lines: number }
 }
 
-/** The CSV records of a byte stream, each with the line it starts on. */
-const csvRecords = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<CsvRecord, E | Unreadable> =>
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** A failure of the file itself (a read error, a client gone), not of its text. */
+class SourceFailure extends Data.TaggedError("SourceFailure")<{ readonly cause: unknown }> {}
+
+/** The CSV records of a file, each with the line it starts on. */
+const csvRecords = (source: Readable): Stream.Stream<CsvRecord, Unreadable> =>
   Stream.suspend(() => {
     let lastLine = 0
     let lastEmpty = 0
-    return bytes.pipe(
-      NodeStream.pipeThroughDuplex<Unreadable, ParsedCsv>(
-        () =>
-          parse({
-            bom: true,
-            info: true,
-            relax_column_count: true,
-            skip_empty_lines: true,
-            max_record_size: maxRowBytes
-          }),
-        (error) => {
-          const line = (error as { lines?: unknown }).lines
-          return new Unreadable({
-            row: typeof line === "number" ? line : lastLine + 1,
-            reason: `Invalid CSV: ${error instanceof Error ? error.message : String(error)}`
-          })
-        }
-      ),
+    const parser = parse({
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: maxRowBytes,
+      // Not destroyed by its own error, so that the records it read before the error are taken
+      // first: destroying it would drop them.
+      ...{ autoDestroy: false }
+    })
+    // `pipe` leaves the file open when the parser stops early: a request's rest is then read away
+    // by Node, so that the answer reaches the client (`pipeline` would destroy it).
+    source.once("error", (cause) => parser.destroy(new SourceFailure({ cause })))
+    source.pipe(parser)
+    return Stream.fromAsyncIterable(parser as AsyncIterable<ParsedCsv>, (error) => {
+      if (error instanceof SourceFailure) {
+        return new Unreadable({ row: lastLine + 1, reason: `The file could not be read: ${reasonOf(error.cause)}` })
+      }
+      const line = (error as { lines?: unknown }).lines
+      return new Unreadable({
+        row: typeof line === "number" ? line : lastLine + 1,
+        reason: `Invalid CSV: ${reasonOf(error)}`
+      })
+    }).pipe(
       Stream.map(({ info, record }) => {
         // `lines` is where the record ends: it starts after the previous one and the empty lines between.
         const row = lastLine + 1 + info.empty_lines - lastEmpty
@@ -167,11 +180,11 @@ const groupedRows = (key: string) => <E>(rows: Stream.Stream<CsvRow, E>) =>
   )
 
 /** The records of a CSV file of `shape`'s rows: the first record is the header. */
-const csvEntries = <E>(bytes: Stream.Stream<Uint8Array, E>, shape: Shape) =>
+const csvEntries = (source: Readable, shape: Shape) =>
   Stream.suspend(() => {
     const columns = bodyColumns(shape)
     let header: Header | undefined
-    const rows = csvRecords(bytes).pipe(
+    const rows = csvRecords(source).pipe(
       Stream.mapEffect((record) =>
         header === undefined
           ? Effect.as(Effect.map(headerOf(record.cells, columns), (read) => (header = read)), Option.none<CsvRow>())
@@ -188,8 +201,8 @@ interface NdjsonLine {
   readonly row: number
 }
 
-/** The NDJSON lines of a byte stream, each with its line number; a line over `maxRowBytes` stops the file. */
-const ndjsonLines = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<NdjsonLine, E | Unreadable> =>
+/** The NDJSON lines of a file, each with its line number; a line over `maxRowBytes` stops the file. */
+const ndjsonLines = (source: Readable): Stream.Stream<NdjsonLine, Unreadable> =>
   Stream.suspend(() => {
     let lineNumber = 0
     let pending = ""
@@ -202,6 +215,10 @@ const ndjsonLines = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<Ndjs
       }
       return Effect.succeed(Chunk.fromIterable(parts.map((text) => ({ text, row: ++lineNumber }))))
     }
+    const bytes = Stream.fromAsyncIterable(
+      source as AsyncIterable<Uint8Array>,
+      (cause) => new Unreadable({ row: lineNumber + 1, reason: `The file could not be read: ${reasonOf(cause)}` })
+    )
     return Stream.concat(
       Stream.mapConcatChunkEffect(bytes, (chunk) => lines(decoder.decode(chunk, { stream: true }), false)),
       Stream.flattenChunks(Stream.fromEffect(Effect.suspend(() => lines(decoder.decode(), true))))
@@ -209,8 +226,8 @@ const ndjsonLines = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<Ndjs
   })
 
 /** The records of an NDJSON file: one JSON body a line; blank lines are skipped. */
-const ndjsonEntries = <E>(bytes: Stream.Stream<Uint8Array, E>) =>
-  ndjsonLines(bytes).pipe(
+const ndjsonEntries = (source: Readable) =>
+  ndjsonLines(source).pipe(
     Stream.filter(({ text }) => text.trim() !== ""),
     Stream.map(({ row, text }): Entry => {
       try {
@@ -223,11 +240,12 @@ const ndjsonEntries = <E>(bytes: Stream.Stream<Uint8Array, E>) =>
 
 /**
  * The records of a file of `format` holding `shape`'s rows. It fails with `Unreadable` where the
- * file stops making sense, and with a 400 for a CSV header that names a column twice.
+ * file stops making sense or cannot be read on, and with a 400 for a CSV header that names a
+ * column twice.
  */
-export const entries = <E>(
-  bytes: Stream.Stream<Uint8Array, E>,
+export const entries = (
+  source: Readable,
   format: Format,
   shape: Shape
-): Stream.Stream<Entry, E | Unreadable | InvalidInput> =>
-  format === "csv" ? csvEntries(bytes, shape) : ndjsonEntries(bytes)
+): Stream.Stream<Entry, Unreadable | InvalidInput> =>
+  format === "csv" ? csvEntries(source, shape) : ndjsonEntries(source)

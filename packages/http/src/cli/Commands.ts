@@ -4,7 +4,6 @@
  * first). Each answers the process's exit code; a failure is one line on standard error.
  */
 import * as NodeSink from "@effect/platform-node/NodeSink"
-import * as NodeStream from "@effect/platform-node/NodeStream"
 import {
   Administration,
   decodeInput,
@@ -45,37 +44,27 @@ const actorOf = (site: string, user: string | undefined) =>
     )
   )
 
-/** The bytes of `file`, or of standard input for `-`, and its size when it has one. */
+/** `file`, or standard input for `-`, and how much of it has been read so far of how much. */
 const source = (file: string) =>
-  file === "-"
-    ? Effect.succeed({
-      size: undefined,
-      bytes: NodeStream.fromReadable(() => process.stdin, (error) => new CommandFailure({ message: reason(error) }), {
-        closeOnDone: false
-      })
-    })
-    : Effect.try({
-      try: () => ({
-        size: statSync(file).size,
-        bytes: NodeStream.fromReadable(
-          () => createReadStream(file),
-          (error) => new CommandFailure({ message: `Cannot read ${file}: ${reason(error)}` })
-        )
-      }),
-      catch: (error) => new CommandFailure({ message: `Cannot read ${file}: ${reason(error)}` })
-    })
+  Effect.try({
+    try: () => {
+      if (file === "-") return { readable: process.stdin, size: undefined, read: () => 0 }
+      const size = statSync(file).size
+      const readable = createReadStream(file)
+      return { readable, size, read: () => readable.bytesRead }
+    },
+    catch: (error) => new CommandFailure({ message: `Cannot read ${file}: ${reason(error)}` })
+  })
 
 const importFile = (command: Extract<Command, { readonly _tag: "Import" }>) =>
   Effect.gen(function*() {
     const kind = yield* kindOf(command.kind)
     const actor = yield* actorOf(command.site, command.user)
     const bulk = yield* Bulk
-    const { bytes, size } = yield* source(command.file)
+    const { read, readable, size } = yield* source(command.file)
     const progress = progressOf(size)
-    let read = 0
-    const counted = Stream.tap(bytes, (chunk) => Effect.sync(() => (read += chunk.length)))
-    const report = yield* bulk.importRecords(actor, kind, command.format, counted, {
-      onRecord: (sofar) => progress.update(read, sofar)
+    const report = yield* bulk.importRecords(actor, kind, command.format, readable, {
+      onRecord: (sofar) => progress.update(read(), sofar)
     }).pipe(Effect.ensuring(Effect.sync(progress.stop)))
     yield* Console.log(JSON.stringify(report, null, 2))
     yield* Console.error(`${report.written} of ${report.rows} rows written to ${command.site}`)

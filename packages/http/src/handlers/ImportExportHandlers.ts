@@ -19,17 +19,14 @@ const kindOf = (name: string) => (isKind(name) ? Effect.succeed(name) : Effect.f
 const unreadableBody = new InvalidInput({ message: "Request body could not be read" })
 
 /**
- * The request's body as a stream. On Node the request is left open when the import ends before the
- * body does (a CSV header refused, a row over 1 MiB): Node then reads the rest away and the answer
- * reaches the client, where the platform's stream would destroy the request and reset the
- * connection before the answer is out.
+ * The request's body as a Node stream: on Node the request itself, which the import leaves open
+ * when it ends before the body does (a CSV header refused, a row over 1 MiB), so that Node reads
+ * the rest away and the answer reaches the client; elsewhere the platform's stream of the body.
  */
-const bodyOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const source = request.source
-  return source instanceof Readable
-    ? NodeStream.fromReadable<InvalidInput>(() => source, () => unreadableBody, { closeOnDone: false })
-    : Stream.mapError(request.stream, () => unreadableBody)
-}
+const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
+  request.source instanceof Readable
+    ? Effect.succeed(request.source)
+    : NodeStream.toReadable(Stream.mapError(request.stream, () => unreadableBody))
 
 export const ImportExportHandlers = HttpApiBuilder.group(
   WarehouseApi,
@@ -50,7 +47,7 @@ export const ImportExportHandlers = HttpApiBuilder.group(
                 message: "Idempotency-Key is not taken by an import: its rows are written as they are read"
               })
             }
-            return yield* bulk.importRecords(actor, kind, format, bodyOf(request))
+            return yield* bulk.importRecords(actor, kind, format, yield* bodyOf(request))
           }))
         .handle("exportRecords", ({ path, request, urlParams }) =>
           Effect.gen(function*() {
