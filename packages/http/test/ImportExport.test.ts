@@ -4,10 +4,11 @@
  * valid rows written, each row whole or not at all, and a file larger than the 1 MiB body limit.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { assert, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
 import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
+import { createNodeServer } from "../src/BodyLimit.js"
 
 type Tenants = Effect.Effect.Success<typeof makeTenants>
 
@@ -424,3 +425,16 @@ for (const [label, server] of serverOnBothStores) {
       }))
   })
 }
+
+describe("the bundled server's request timeout", () => {
+  it("is Node's 300 s unless WMS_REQUEST_TIMEOUT_SECONDS says otherwise; 0 lifts it, and headers keep 60 s", () => {
+    const server = (requestTimeoutMillis?: number) => {
+      const created = createNodeServer(requestTimeoutMillis === undefined ? {} : { requestTimeoutMillis })
+      return [created.requestTimeout, created.headersTimeout]
+    }
+    assert.deepStrictEqual(server(), [300_000, 60_000])
+    assert.deepStrictEqual(server(0), [0, 60_000])
+    assert.deepStrictEqual(server(3_600_000), [3_600_000, 60_000])
+    assert.deepStrictEqual(server(10_000), [10_000, 10_000])
+  })
+})
