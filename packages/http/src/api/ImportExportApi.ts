@@ -5,8 +5,8 @@
  * written row by row in bounded memory.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Context, Schema } from "effect"
-import { formats, kinds, mediaTypes } from "../bulk/Kinds.js"
+import { Context, Effect, Schema } from "effect"
+import { formats, isKind, type Kind, kinds, mediaTypes } from "../bulk/Kinds.js"
 import { ImportReport, maxListedErrors } from "../bulk/Report.js"
 import { onTheWire } from "./Errors.js"
 import { Authorization } from "./Security.js"
@@ -21,6 +21,10 @@ export class UnknownKind extends Schema.TaggedError<UnknownKind>()("UnknownKind"
     return `Unknown kind ${this.kind}: the kinds are ${kinds.join(", ")}`
   }
 }
+
+/** The kind a path or command line names; `UnknownKind` for any other. */
+export const kindOf = (name: string): Effect.Effect<Kind, UnknownKind> =>
+  isKind(name) ? Effect.succeed(name) : Effect.fail(new UnknownKind({ kind: name }))
 
 const kind = HttpApiSchema.param(
   "kind",

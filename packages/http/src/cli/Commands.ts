@@ -16,9 +16,8 @@ import {
 import { Console, Data, Effect, Layer, Option, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import { createReadStream, statSync } from "node:fs"
-import { UnknownKind } from "../api/ImportExportApi.js"
+import { kindOf } from "../api/ImportExportApi.js"
 import { Bulk } from "../bulk/Bulk.js"
-import { isKind } from "../bulk/Kinds.js"
 import type { ServerConfig } from "../Config.js"
 import * as Server from "../Server.js"
 import * as Warehouse from "../Warehouse.js"
@@ -29,8 +28,6 @@ import { progressOf } from "./Progress.js"
 class CommandFailure extends Data.TaggedError("CommandFailure")<{ readonly message: string }> {}
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
-
-const kindOf = (name: string) => (isKind(name) ? Effect.succeed(name) : Effect.fail(new UnknownKind({ kind: name })))
 
 /** Who a command acts as in the scope of `site`: the system (an admin), or the user `user` names. */
 const actorOf = (site: string, user: string | undefined) =>

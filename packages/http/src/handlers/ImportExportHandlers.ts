@@ -9,12 +9,10 @@ import { InvalidInput } from "@wms/core"
 import { Effect, Layer, Stream } from "effect"
 import { Readable } from "node:stream"
 import { WarehouseApi } from "../Api.js"
-import { UnknownKind } from "../api/ImportExportApi.js"
+import { kindOf } from "../api/ImportExportApi.js"
 import { CurrentActor } from "../api/Security.js"
 import { Bulk } from "../bulk/Bulk.js"
-import { formatOfAccept, formatOfContentType, isKind, mediaTypes } from "../bulk/Kinds.js"
-
-const kindOf = (name: string) => (isKind(name) ? Effect.succeed(name) : Effect.fail(new UnknownKind({ kind: name })))
+import { formatOfAccept, formatOfContentType, mediaTypes } from "../bulk/Kinds.js"
 
 const unreadableBody = new InvalidInput({ message: "Request body could not be read" })
 
