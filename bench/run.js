@@ -2,9 +2,11 @@
  * `npm run bench`: the benchmarks of the engine, each figure next to its baseline measured in the
  * same run on the same machine: the HTTP benchmark (`bench/http.js`, which prints its own tables)
  * and then the wave benchmark, then the warehouse cycle benchmark (`bench/cycle/`: a putaway of a
- * 10,000-line receipt and 10,000 moves). Writes them into `bench/results/latest.json`.
+ * 10,000-line receipt and 10,000 moves). Writes them into `bench/results/latest.json`. The import
+ * benchmark (`bench/import.js`: 100,000 CSV rows through `POST /import/skus` and `wms import`, their
+ * time and peak RSS) runs when `--sections` names it: `npm run bench -- --sections import`.
  *
- *   node bench/run.js [--sections http,wave,cycle] [--stores sqlite,postgres] [--lines 30000,300000]
+ *   node bench/run.js [--sections http,wave,cycle,import] [--stores sqlite,postgres] [--lines 30000,300000]
  *     [--repeat 3] [--repeat-large 1] [--profile]
  *
  * Each wave size runs `--repeat` times (`--repeat-large` from 100,000 lines up, to keep the whole
@@ -54,12 +56,29 @@ const runHttpBench = () =>
       code === 0 ? resolve(JSON.parse(readFileSync(output, "utf8"))) : reject(new Error(`bench/http.js exit ${code}`)))
   })
 
+/** Runs the import benchmark in its own process and answers what it wrote. */
+const runImportBench = () =>
+  new Promise((resolve, reject) => {
+    const output = join(results, "import.json")
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("import.js", import.meta.url)), "--stores", values.stores, "--output", output],
+      { stdio: "inherit" }
+    )
+    child.on("error", reject)
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(readFileSync(output, "utf8")))
+        : reject(new Error(`bench/import.js exit ${code}`)))
+  })
+
 const main = async () => {
   const sections = values.sections.split(",")
   const profileDir = values.profile ? join(results, "profiles.tmp") : undefined
   if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true })
   const started = Date.now()
   const http = sections.includes("http") ? await runHttpBench() : undefined
+  const imports = sections.includes("import") ? await runImportBench() : undefined
   const waves = sections.includes("wave")
     ? await runWaveBench({
       storeNames: values.stores.split(","),
@@ -81,6 +100,7 @@ const main = async () => {
     duration_s: Math.round((Date.now() - started) / 1000),
     wave_targets: waveTargets,
     http,
+    import: imports,
     wave_notes: [
       "Wave start at 30,000 and 300,000 order lines (10,000 and 100,000 orders of 3 lines) over 5,000 contents: " +
       "the sizes of the performance issue (the waves issue names 100,000 lines for the large one).",

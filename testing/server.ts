@@ -31,7 +31,8 @@ export const testConfig = (databaseUrl: string) => ({
   otlpEndpoint: Option.none(),
   serviceName: "wms",
   // The production default; tests that deliver to a receiver on loopback allow private targets.
-  webhookAllowPrivate: false
+  webhookAllowPrivate: false,
+  requestTimeoutSeconds: 300
 })
 
 export interface RequestOptions {

@@ -8,6 +8,7 @@ import { AuthApi } from "./api/AuthApi.js"
 import { CarriersApi } from "./api/CarriersApi.js"
 import { CountsApi } from "./api/CountsApi.js"
 import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
+import { ImportExportApi } from "./api/ImportExportApi.js"
 import { InventoryApi } from "./api/InventoryApi.js"
 import { LocationsApi } from "./api/LocationsApi.js"
 import { MovementTasksApi } from "./api/MovementTasksApi.js"
@@ -48,6 +49,7 @@ const declaration = HttpApi.make("warehouse")
   .add(WavesApi)
   .add(PickingApi)
   .add(WebhooksApi)
+  .add(ImportExportApi)
   .addError(BadRequest)
   .addError(PayloadTooLargeError)
   .addError(InternalError)
@@ -62,12 +64,12 @@ const declaration = HttpApi.make("warehouse")
       "totals such as a wave's `qty_ordered` are 64-bit. Text with U+0000 is refused in every field (400 `Invalid " +
       "field <path>: must not contain NUL characters`), and so is a body nested more than 32 levels deep (400); a " +
       "body over 1 MiB gets 413. Bodies are JSON: a body of another content type (a form, multipart, XML, text) " +
-      "is 400 `Request body must be a JSON object`. A field a body does not take is ignored; with `Prefer: " +
+      "is 400 `Request body must be a JSON object`; but POST /import/<kind> reads a CSV or NDJSON file of any size. A field a body does not take is ignored; with `Prefer: " +
       "handling=strict` (RFC 7240) a field that the record does not have is 400 `Unknown field <path>` (the " +
       "record's read-only fields, as a GET shows them, are still ignored), and the answer carries " +
       "`Preference-Applied: handling=strict`. `Authorization` holds `Bearer` (in any case), whitespace and the " +
       "token; no header, another scheme or no token is 401 `Missing authorization token`. " +
-      "Every POST but /login takes an optional `Idempotency-Key` header (1 to 255 visible " +
+      "Every POST but /login and /import/<kind> takes an optional `Idempotency-Key` header (1 to 255 visible " +
       "ASCII characters but `\"` and `\\`): a retry with the same key and the same request within 24 hours gets the " +
       "first answer, with `Idempotent-Replayed: true`, and runs nothing; the key with another request is a 409."
   )

@@ -259,6 +259,10 @@ export const apiReference = (intro: string): string => {
     // Headers are described once, in the introduction; the endpoint lists its path and query parameters.
     const parameters = operation.parameters.filter((parameter) => parameter.in !== "header")
     const body = operation.requestBody?.content["application/json"]?.schema as Node | undefined
+    // A body or an answer that is no JSON is a file, in the media types it lists.
+    const fileOf = (content: Readonly<Record<string, unknown>> | undefined) =>
+      content === undefined || "application/json" in content ? undefined : Object.keys(content).map(code).join(" or ")
+    const bodyFile = fileOf(operation.requestBody?.content)
     const successes = Object.entries(operation.responses).filter(([status]) => Number(status) < 400)
     return [
       `#### ${code(`${method} ${path}`)}`,
@@ -282,11 +286,15 @@ export const apiReference = (intro: string): string => {
         ""
       ]),
       ...(body === undefined ? [] : ["Request body: " + reader.shape(body, "request"), ""]),
+      ...(bodyFile === undefined ? [] : [`Request body: a file, ${bodyFile}.`, ""]),
       ...successes.flatMap(([status, response]) => {
         const schema = response.content?.["application/json"]?.schema as Node | undefined
         const located = (response as { readonly headers?: Record<string, unknown> }).headers?.Location !== undefined
+        const file = fileOf(response.content)
         return [
-          schema === undefined
+          file !== undefined
+            ? `Success: ${status}, a file: ${file}.`
+            : schema === undefined
             ? `Success: ${status}, no body${located ? "; `Location` is the new record's path, which `GET` reads" : ""}.`
             : `Success: ${status}${located ? ", the new record; `Location` is its path, which `GET` reads" : ""}. ${
               reader.shape(schema, "response")

@@ -30,6 +30,8 @@ export interface ServerConfig {
   readonly serviceName: string
   /** Webhooks may target private addresses (`WMS_WEBHOOK_ALLOW_PRIVATE`), for development and tests. */
   readonly webhookAllowPrivate: boolean
+  /** How long a request may take to arrive, headers and body (`WMS_REQUEST_TIMEOUT_SECONDS`); 0: no limit. */
+  readonly requestTimeoutSeconds: number
 }
 
 const positiveInteger = (name: string, fallback: number) =>
@@ -65,7 +67,11 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   logLevel: Config.logLevel("WMS_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   otlpEndpoint: Config.option(Config.nonEmptyString("OTEL_EXPORTER_OTLP_ENDPOINT")),
   serviceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("wms")),
-  webhookAllowPrivate: Config.boolean("WMS_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
+  webhookAllowPrivate: Config.boolean("WMS_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  requestTimeoutSeconds: Config.integer("WMS_REQUEST_TIMEOUT_SECONDS").pipe(
+    Config.withDefault(300),
+    Config.validate({ message: "must be an integer of at least 0", validation: (n) => n >= 0 })
+  )
 })
 
 function isTimeZone(zone: string): boolean {

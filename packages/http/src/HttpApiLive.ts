@@ -10,6 +10,7 @@ import { Authorization } from "./api/Security.js"
 import { bodyLimit } from "./BodyLimit.js"
 import * as ErrorResponses from "./ErrorResponses.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
+import { ImportExportHandlers } from "./handlers/ImportExportHandlers.js"
 import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } from "./handlers/SecurityLive.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { toHttpApi } from "./handlers/Table.js"
@@ -39,7 +40,8 @@ const handlers = Layer.mergeAll(
   toHttpApi("waveDefinitions", tables.waveDefinitions),
   toHttpApi("waves", tables.waves),
   toHttpApi("picking", tables.picking),
-  toHttpApi("webhooks", tables.webhooks)
+  toHttpApi("webhooks", tables.webhooks),
+  ImportExportHandlers
 )
 
 const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) => {

@@ -28,6 +28,7 @@ import { Clock, Data, Effect, Either, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { WarehouseApi } from "./Api.js"
 import { AdminAuthorization, Authorization, TokenAuthentication } from "./api/Security.js"
+import { isStreamed } from "./api/StreamedBody.js"
 import { responseFor, responseOf } from "./ErrorResponses.js"
 
 /** 1 to 255 visible ASCII characters but `"` and `\`; a key may come quoted, as a structured-field string. */
@@ -55,7 +56,8 @@ type Security = typeof Authorization | typeof AdminAuthorization | typeof TokenA
 /** The POST routes that act for a caller, with the security that finds it, from the declaration. */
 const routes: Array<{ readonly pattern: RegExp; readonly security: Security }> = []
 HttpApi.reflect(WarehouseApi, {
-  predicate: ({ endpoint }) => endpoint.method === "POST",
+  // An endpoint that streams its body writes as it reads: it refuses the header itself.
+  predicate: ({ endpoint }) => endpoint.method === "POST" && !isStreamed(endpoint.annotations),
   onGroup: () => {},
   onEndpoint: ({ endpoint, middleware }) => {
     const security = [AdminAuthorization, Authorization, TokenAuthentication].find((tag) =>

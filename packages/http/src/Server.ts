@@ -22,7 +22,7 @@ import * as Warehouse from "./Warehouse.js"
 import * as WebhookWorker from "./WebhookWorker.js"
 
 /** Creates the first site and admin on an empty database; prints a generated password once. */
-const bootstrap = (config: ServerConfig) =>
+export const bootstrap = (config: ServerConfig) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const administration = yield* Administration
     const created = yield* administration.bootstrap({
@@ -126,7 +126,12 @@ export const layer = (config: ServerConfig) =>
       Layer.merge(hotRoutes),
       Layer.merge(draining(() => server, readiness)),
       HttpServer.withLogAddress,
-      Layer.provideMerge(NodeHttpServer.layer(() => (server = HotRoutes.install(createNodeServer(), () => front)), {
+      Layer.provideMerge(NodeHttpServer.layer(() => (server = HotRoutes.install(
+        createNodeServer({
+          requestTimeoutMillis: config.requestTimeoutSeconds * 1000
+        }),
+        () => front
+      )), {
         port: config.port,
         host: Option.getOrUndefined(config.host)
       })),

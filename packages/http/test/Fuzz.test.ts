@@ -4,7 +4,9 @@
  * well-formed bodies from its payload schema, the same with fields turned hostile, and arbitrary
  * JSON, then the same bodies as multipart parts (with and without a boundary), a form, XML and
  * with no content type; one without gets hostile path values and stray bodies. None may answer
- * 5xx, none answered 4xx may change a row, and no body but JSON may get past its checks.
+ * 5xx, none answered 4xx may change a row, and no body but JSON may get past its checks. The
+ * import of every kind gets files of the same bodies, as NDJSON and as CSV: never a 5xx, a report
+ * whose rows add up, and nothing written when it says no row was.
  */
 import { HttpApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -13,6 +15,7 @@ import { WarehouseApi } from "@wms/http"
 import { Arbitrary, Effect, FastCheck as fc, Option, Schema } from "effect"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 import { callerFor, checkProperty, expect204, expectStatus, unique } from "../../../testing/world.js"
+import { kinds, shapes } from "../src/bulk/Kinds.js"
 
 interface WriteEndpoint {
   readonly method: "POST" | "PUT" | "DELETE"
@@ -90,6 +93,34 @@ const bodies = (payload: Option.Option<Schema.Schema.Any>) => {
 }
 
 const textOf = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value) ?? "")
+
+const csvCell = (value: unknown) => {
+  const text = value === null || value === undefined ? "" : textOf(value)
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
+}
+
+/** Bodies as the rows of a CSV file: a column for each field any of them has, a line's fields as `lines.<field>`. */
+const csvOf = (rows: ReadonlyArray<unknown>): string => {
+  const flat = rows.map((row) => {
+    const fields: Record<string, unknown> = {}
+    if (typeof row !== "object" || row === null || Array.isArray(row)) return [fields]
+    const { lines, ...header } = row as Record<string, unknown>
+    Object.assign(fields, header)
+    if (!Array.isArray(lines) || lines.length === 0) return [fields]
+    return lines.map((line) => ({
+      ...fields,
+      ...Object.fromEntries(
+        Object.entries(typeof line === "object" && line !== null ? line : {}).map(([k, v]) => [
+          `lines.${k}`,
+          v
+        ])
+      )
+    }))
+  }).flat()
+  const columns = [...new Set(flat.flatMap((fields) => Object.keys(fields)))]
+  return [columns.map(csvCell), ...flat.map((fields) => columns.map((column) => csvCell(fields[column])))]
+    .map((cells) => cells.join(",")).join("\n")
+}
 
 /** The body's fields, or the whole body as one field when it is no object. */
 const fieldsOf = (body: unknown): Array<[string, unknown]> =>
@@ -257,6 +288,50 @@ for (const [label, server] of serverOnBothStores) {
           assert.isAtLeast(requests, 2500)
         }),
       480_000
+    )
+
+    it.effect(
+      `imports of the ${kinds.length} kinds: never 5xx, a report that adds up, nothing written when no row is`,
+      () =>
+        Effect.gen(function*() {
+          const api = yield* Api
+          const admin = yield* api.login()
+          for (const kind of kinds) {
+            const files = fc.array(bodies(Option.some(shapes[kind].body as Schema.Schema.Any)), { maxLength: 4 })
+            yield* checkProperty(files, (rows) =>
+              Effect.gen(function*() {
+                for (
+                  const [contentType, text] of [
+                    ["application/x-ndjson", rows.map((row) => JSON.stringify(row)).join("\n")],
+                    ["text/csv", csvOf(rows)]
+                  ] as const
+                ) {
+                  const before = yield* fingerprint
+                  const shown = `POST /import/${kind} as ${contentType}: ${text.slice(0, 300)}`
+                  const response = yield* api.request("POST", `/import/${kind}`, {
+                    token: admin,
+                    site: "main",
+                    rawBody: text,
+                    contentType
+                  })
+                  assert.isBelow(response.status, 500, `${JSON.stringify(response.body)} for ${shown}`)
+                  if (response.status !== 200) {
+                    // Only a CSV header that names a column twice is refused whole.
+                    assert.strictEqual(response.status, 400, shown)
+                    assert.strictEqual(yield* fingerprint, before, `a ${response.status} wrote for ${shown}`)
+                    continue
+                  }
+                  const report = response.body
+                  assert.strictEqual(report.written + report.failed, report.rows, shown)
+                  assert.isAtLeast(report.errors.length, Math.min(report.failed, 1), shown)
+                  if (report.written === 0) {
+                    assert.strictEqual(yield* fingerprint, before, `no row written, yet ${shown}`)
+                  }
+                }
+              }), 15)
+          }
+        }),
+      240_000
     )
   })
 }

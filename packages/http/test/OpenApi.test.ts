@@ -33,7 +33,7 @@ describe("the OpenAPI document", () => {
       in: "header",
       name: "site"
     })
-    assert.strictEqual(operations.length, 117)
+    assert.strictEqual(operations.length, 119)
     for (const { operation, route } of operations) {
       const expected = withoutToken.includes(route) ? [] : tokenOnly.includes(route)
         ? [{ bearer: [] }]
@@ -48,13 +48,33 @@ describe("the OpenAPI document", () => {
     }
   })
 
-  it("declares the Idempotency-Key header on every POST but /login", () => {
+  it("declares the Idempotency-Key header on every POST but /login and the import, which refuses it", () => {
     for (const { operation, route } of operations) {
       const declared = operation.parameters?.some((parameter) =>
         parameter.name === "Idempotency-Key" && parameter.in === "header"
       ) ?? false
-      assert.strictEqual(declared, route.startsWith("POST ") && route !== "POST /login", route)
+      const taken = route.startsWith("POST ") && route !== "POST /login" && route !== "POST /import/{kind}"
+      assert.strictEqual(declared, taken, route)
     }
+  })
+
+  it("declares the import's body and the export's answer as CSV or NDJSON, with no JSON body parameters", () => {
+    const paths = spec.paths as Record<string, Record<string, any>>
+    const importing = paths["/import/{kind}"].post
+    const exporting = paths["/export/{kind}"].get
+    const files = ["text/csv", "application/x-ndjson"]
+    assert.deepStrictEqual(Object.keys(importing.requestBody.content), files)
+    assert.deepStrictEqual(Object.keys(exporting.responses[200].content), files)
+    assert.isFalse(importing.parameters.some((parameter: { name: string }) => parameter.name === "Prefer"))
+    assert.deepStrictEqual(importing.parameters[0].schema.enum, [
+      "skus",
+      "customers",
+      "suppliers",
+      "carriers",
+      "orders",
+      "preadvices",
+      "stock"
+    ])
   })
 
   it("has servers, a license and a description of every tag", () => {

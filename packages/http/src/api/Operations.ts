@@ -1,11 +1,13 @@
 /**
  * What the OpenAPI document says of each operation beyond the platform's output: the `site` header
- * as a security scheme beside the bearer token, a summary, and the `Idempotency-Key` header of POSTs.
+ * as a security scheme beside the bearer token, a summary, and the `Idempotency-Key` header of POSTs
+ * (but those that stream their body, `StreamedBody`, which refuse it).
  * The platform lists the schemes of one middleware as alternatives, so the header that
  * `Authorization` checks besides the token is added here; the checks themselves stay in the middleware.
  */
 import { HttpApi, type HttpApiGroup } from "@effect/platform"
 import { AdminAuthorization, Authorization } from "./Security.js"
+import { isStreamed } from "./StreamedBody.js"
 
 type Json = any
 
@@ -38,11 +40,13 @@ export const documentOperations = <Id extends string, Groups extends HttpApiGrou
   api: HttpApi.HttpApi<Id, Groups, E, R>
 ) => {
   const siteScoped = new Set<string>()
+  const streamed = new Set<string>()
   HttpApi.reflect(api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, group, middleware }) => {
       const checksSite = [Authorization, AdminAuthorization].some((tag) => middleware.has(tag as never))
       if (checksSite) siteScoped.add(`${group.identifier}.${endpoint.name}`)
+      if (isStreamed(endpoint.annotations)) streamed.add(`${group.identifier}.${endpoint.name}`)
     }
   })
   return (spec: Json): Json => {
@@ -55,7 +59,10 @@ export const documentOperations = <Id extends string, Groups extends HttpApiGrou
         if (siteScoped.has(operation.operationId)) {
           operation.security = operation.security.map((requirement: Json) => ({ ...requirement, site: [] }))
         }
-        if (method === "post" && operation.security.length > 0 && path !== "/login") {
+        if (
+          method === "post" && operation.security.length > 0 && path !== "/login" &&
+          !streamed.has(operation.operationId)
+        ) {
           operation.parameters = [...(operation.parameters ?? []), idempotencyKeyParameter]
         }
       }

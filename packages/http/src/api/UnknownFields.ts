@@ -47,7 +47,8 @@ export const documentBodies = (spec: Json): Json => {
   }
   for (const operations of Object.values<Json>(spec.paths ?? {})) {
     for (const operation of Object.values<Json>(operations)) {
-      if (typeof operation !== "object" || operation === null || operation.requestBody === undefined) continue
+      // Only a JSON body has fields: a file that an endpoint streams (`StreamedBody`) has none.
+      if (typeof operation !== "object" || operation?.requestBody?.content?.["application/json"] === undefined) continue
       open(operation.requestBody)
       operation.parameters = [...(operation.parameters ?? []), preferParameter]
     }
