@@ -110,7 +110,10 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
                 log(
                   `  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, ` +
                     `start ${result.startMs.toFixed(0)} ms (cpu ${result.startCpuMs.toFixed(0)} ms), ` +
-                    `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB`
+                    `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB` +
+                    (result.startPeakRssKiB === undefined
+                      ? ""
+                      : `, start adds ${((result.startPeakRssKiB - result.rssBeforeStartKiB) / 1024).toFixed(0)} MiB`)
                 )
                 if (result.spans !== undefined) {
                   const spans = Object.entries(result.spans).slice(0, 12)
@@ -152,7 +155,13 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
             start_cpu_ms: round(engineCpu),
             rows_per_s: Math.round(written / (engineStart / 1000)),
             peak_rss_mib: round(Math.max(...runs.engine.map((run) => run.peakRssKiB)) / 1024),
-            rss_before_mib: round(Math.max(...runs.engine.map((run) => run.rssBeforeKiB)) / 1024)
+            rss_before_mib: round(Math.max(...runs.engine.map((run) => run.rssBeforeKiB)) / 1024),
+            rss_before_start_mib: round(Math.max(...runs.engine.map((run) => run.rssBeforeStartKiB)) / 1024),
+            start_peak_rss_mib: round(Math.max(...runs.engine.map((run) => run.startPeakRssKiB)) / 1024),
+            start_added_rss_mib: round(
+              Math.max(...runs.engine.map((run) => run.startPeakRssKiB - run.rssBeforeStartKiB)) / 1024
+            ),
+            start_peak_reset: runs.engine.every((run) => run.peakReset)
           },
           lower_bound: {
             create_ms: round(rawCreate),

@@ -19,9 +19,9 @@ export const double = (sql: SqlClient.SqlClient) =>
   })
 
 /** A condition of a `Prepared` text on one parameter bound as `bind(values)`. */
-export interface ListCondition {
+export interface ListCondition<A = string> {
   readonly text: string
-  readonly bind: (values: ReadonlyArray<string>) => unknown
+  readonly bind: (values: ReadonlyArray<A>) => unknown
 }
 
 /**
@@ -32,5 +32,12 @@ export interface ListCondition {
 export const inTexts = (sql: SqlClient.SqlClient, column: string): ListCondition =>
   sql.onDialectOrElse({
     pg: () => ({ text: `${column} = ANY(CAST(? AS TEXT[]))`, bind: (values) => values }),
+    orElse: () => ({ text: `${column} IN (SELECT value FROM json_each(?))`, bind: (values) => JSON.stringify(values) })
+  })
+
+/** `column` is one of a list of integers bound as one parameter, as `inTexts`. */
+export const inIntegers = (sql: SqlClient.SqlClient, column: string): ListCondition<number> =>
+  sql.onDialectOrElse({
+    pg: () => ({ text: `${column} = ANY(CAST(? AS INTEGER[]))`, bind: (values) => values }),
     orElse: () => ({ text: `${column} IN (SELECT value FROM json_each(?))`, bind: (values) => JSON.stringify(values) })
   })

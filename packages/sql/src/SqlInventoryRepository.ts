@@ -13,6 +13,7 @@ import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
 import { lockClause, visibleIn } from "./Fragments.js"
+import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
 const transactions: BulkInsert = {
@@ -42,7 +43,7 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
-    const bulkInsert = makeBulkInsert(sql)
+    const bulkInsert = makeBulkInsert(sql, yield* Prepared)
 
     const contentsWithDescription = (where: Statement.Fragment) =>
       sql<ContentWithDescription>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id, c.loc_id, c.tag_id,

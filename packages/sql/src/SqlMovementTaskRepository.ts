@@ -7,6 +7,7 @@ import { MovementTaskRepository, type StoredMovementTask } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, makeBulkInsert } from "./Batches.js"
 import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { Prepared } from "./Prepared.js"
 import { first, query, returnsRow, rows } from "./Query.js"
 
 const tasks: BulkInsert = {
@@ -34,7 +35,7 @@ export const layer = Layer.effect(
   MovementTaskRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const bulkInsert = makeBulkInsert(sql)
+    const bulkInsert = makeBulkInsert(sql, yield* Prepared)
     const columns = sql.literal(
       "t.id, t.site_id, t.client_id, t.task_type, t.status_id, t.content_id, t.sku_id, t.tag_id, t.qty, " +
         "t.from_loc_id, t.to_loc_id, t.final_loc_id, t.created_by, t.reason, t.created_at"

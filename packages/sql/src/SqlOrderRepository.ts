@@ -14,8 +14,7 @@ import {
   type StoredOrder
 } from "@wms/core"
 import { Effect, Layer } from "effect"
-import { chunked } from "./Batches.js"
-import { inTexts } from "./Dialect.js"
+import { inIntegers, inTexts } from "./Dialect.js"
 import { Prepared, type PreparedStatement } from "./Prepared.js"
 import { first, query, returnsRow, rows } from "./Query.js"
 
@@ -71,6 +70,9 @@ export const layer = Layer.effect(
       (owner) => `SELECT ${headerColumns}, NULL AS lines FROM orders o ${joins} WHERE ${owner} ORDER BY o.id`
     )
     const findOrder = owned<OrderRowWithLines>("o", (owner) => `${selectWithLines} WHERE ${owner} AND o.order_id = ?`)
+    // A wave start reads the views of all its orders, a few hundred at a time.
+    const refIn = inIntegers(sql, "o.id")
+    const findOrders = prepared.prepare<OrderRowWithLines>(`${selectWithLines} WHERE ${refIn.text} ORDER BY o.id`)
     const insertOrder = prepared.prepare<{ id: number }>(`INSERT INTO orders
       (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
         created_at, created_by)
@@ -114,14 +116,7 @@ export const layer = Layer.effect(
     return OrderRepository.of({
       list: (scope, withLines) => rows((withLines ? listWithLines : listHeaders)(scope, []), toStored),
       find: (scope, orderId) => first(findOrder(scope, [orderId]), toStored),
-      findMany: (refs) =>
-        // Sorted and without repeats first: the chunks, each in id order, follow one another in it.
-        query(
-          Effect.forEach(chunked([...new Set(refs)].sort((x, y) => x - y), 5_000), (chunk) =>
-            sql<OrderRowWithLines>`${sql.literal(selectWithLines)} WHERE ${sql.in("o.id", chunk)} ORDER BY o.id`),
-          (groups) =>
-            groups.flat().map(toStored)
-        ),
+      findMany: (refs) => rows(findOrders([refIn.bind([...new Set(refs)])]), toStored),
       insert: (order) =>
         first(
           insertOrder([

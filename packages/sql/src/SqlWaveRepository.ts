@@ -10,6 +10,7 @@ import {
   type LineToAllocate,
   type LocationStatus,
   type OrderToAllocate,
+  type ServingKey,
   type StatusId,
   type StockToAllocate,
   type StoredWave,
@@ -19,9 +20,9 @@ import {
 import type { CandidateOrder, WaveOrderRow } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
-import { inTexts } from "./Dialect.js"
+import { inIntegers, inTexts } from "./Dialect.js"
 import { byBytes, lockClause, visibleIn } from "./Fragments.js"
-import * as Prepared from "./Prepared.js"
+import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
 interface WaveRow extends Omit<StoredWave, "autostart"> {
@@ -58,7 +59,13 @@ const claims: BulkInsert = {
   ]
 }
 
-type LineRow = readonly [orderRef: number, line: number, skuId: string, qty: number]
+type OrderHeader = Omit<OrderToAllocate, "lines">
+
+const selectOrderHeaders = `SELECT o.id AS order_ref, o.order_id, o.client_id, o.order_date, o.ship_by_date,
+    o.ship_dock, cu.name AS customer_name, ca.name AS carrier_name
+  FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+  LEFT JOIN customers cu ON cu.id = o.customer_id
+  LEFT JOIN carriers ca ON ca.id = o.carrier_id`
 
 // Sums are 64-bit (a wave may order more than 2^31 units); PostgreSQL returns a BIGINT as a string.
 type Sums<Row, K extends keyof Row> = Omit<Row, K> & { readonly [P in K]: number | string }
@@ -67,9 +74,9 @@ export const layer = Layer.effect(
   WaveRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const prepared = yield* Prepared.Prepared
     const forUpdate = lockClause(sql, "update")
-    const bulkInsert = makeBulkInsert(sql)
+    const prepared = yield* Prepared
+    const bulkInsert = makeBulkInsert(sql, prepared)
     const forUpdateOfOrders = sql.onDialectOrElse({
       pg: () => sql.literal("FOR UPDATE OF o"),
       orElse: () => sql.literal("")
@@ -90,6 +97,47 @@ export const layer = Layer.effect(
         WHERE site_id = ? AND ${locationIn.text} AND EXISTS (SELECT 1 FROM locations WHERE site_id = ?)
         ORDER BY loc_id ${sql.onDialectOrElse({ pg: () => "COLLATE \"C\" FOR SHARE", orElse: () => "" })}`
     )
+
+    // The statements a wave start runs for every page of its orders, and every few thousand orders
+    // it sets the status of, are `Prepared`: a list of refs is one parameter.
+    const refIn = inIntegers(sql, "order_ref")
+    const linesOf = prepared.prepare<{ order_ref: number; line: number; sku_id: string; qty: number }>(
+      `SELECT order_ref, line, sku_id, qty FROM order_lines WHERE ${refIn.text}`
+    )
+    const waveOrderIn = inIntegers(sql, "wo.order_ref")
+    const headersAmong = prepared.prepare<OrderHeader>(
+      `${selectOrderHeaders} WHERE wo.wave_id = ? AND ${waveOrderIn.text} AND o.status_id = 14 ORDER BY o.id`
+    )
+    const keysAfter = prepared.prepare<ServingKey>(`SELECT o.id AS order_ref, o.order_id, o.order_date, o.ship_by_date
+      FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+      WHERE wo.wave_id = ? AND wo.order_ref > ? AND o.status_id = 14
+      ORDER BY o.id LIMIT ? ${sql.onDialectOrElse({ pg: () => "FOR UPDATE OF o", orElse: () => "" })}`)
+    const idIn = inIntegers(sql, "id")
+    const setOrderStatus = prepared.prepare(`UPDATE orders SET status_id = ? WHERE ${idIn.text}`)
+
+    /** The orders of `headers` with their lines. */
+    const withLines = (headers: ReadonlyArray<OrderHeader>) =>
+      Effect.map(linesOf([refIn.bind(headers.map((header) => header.order_ref))]), (lines) => {
+        // Orders as literals of one shape: a wave may hold 100,000 orders.
+        const byOrder = new Map<number, Array<LineToAllocate>>()
+        for (const { line, order_ref, qty, sku_id } of lines) {
+          const list = byOrder.get(order_ref)
+          const item = { line, sku_id, qty }
+          if (list === undefined) byOrder.set(order_ref, [item])
+          else list.push(item)
+        }
+        return headers.map((header): OrderToAllocate => ({
+          order_ref: header.order_ref,
+          order_id: header.order_id,
+          client_id: header.client_id,
+          order_date: header.order_date,
+          ship_by_date: header.ship_by_date,
+          ship_dock: header.ship_dock,
+          customer_name: header.customer_name,
+          carrier_name: header.carrier_name,
+          lines: byOrder.get(header.order_ref) ?? []
+        }))
+      })
 
     const inIds = <A>(
       ids: ReadonlyArray<A>,
@@ -150,37 +198,21 @@ export const layer = Layer.effect(
           (row) => ({ ...row, total_qty: Number(row.total_qty) })
         ),
       claims: (waveId) => rows(sql<ClaimRow>`SELECT * FROM claims WHERE wave_id = ${waveId} ORDER BY id`),
-      ordersToAllocate: (waveId) =>
-        query(Effect.gen(function*() {
-          const headers = yield* sql<Omit<OrderToAllocate, "lines">>`SELECT o.id AS order_ref, o.order_id, o.client_id,
-              o.order_date, o.ship_by_date, o.ship_dock, cu.name AS customer_name, ca.name AS carrier_name
-            FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
-            LEFT JOIN customers cu ON cu.id = o.customer_id
-            LEFT JOIN carriers ca ON ca.id = o.carrier_id
-            WHERE wo.wave_id = ${waveId} AND o.status_id = 14
-            ORDER BY o.id ${forUpdateOfOrders}`
-          // Lines as value arrays, orders as literals of one shape: a wave may hold 100,000 orders.
-          const lines = yield* sql`SELECT l.order_ref, l.line, l.sku_id, l.qty FROM wave_orders wo
-            JOIN order_lines l ON l.order_ref = wo.order_ref WHERE wo.wave_id = ${waveId}`.values
-          const byOrder = new Map<number, Array<LineToAllocate>>()
-          for (const [orderRef, line, skuId, qty] of lines as ReadonlyArray<LineRow>) {
-            const list = byOrder.get(orderRef)
-            const item = { line, sku_id: skuId, qty }
-            if (list === undefined) byOrder.set(orderRef, [item])
-            else list.push(item)
-          }
-          return headers.map((header): OrderToAllocate => ({
-            order_ref: header.order_ref,
-            order_id: header.order_id,
-            client_id: header.client_id,
-            order_date: header.order_date,
-            ship_by_date: header.ship_by_date,
-            ship_dock: header.ship_dock,
-            customer_name: header.customer_name,
-            carrier_name: header.carrier_name,
-            lines: byOrder.get(header.order_ref) ?? []
-          }))
-        })),
+      ordersToAllocate: (waveId, limit) =>
+        query(Effect.flatMap(
+          sql<OrderHeader>`${sql.literal(selectOrderHeaders)} WHERE wo.wave_id = ${waveId} AND o.status_id = 14
+            ORDER BY o.id ${limit === undefined ? sql.literal("") : sql`LIMIT ${limit}`} ${forUpdateOfOrders}`,
+          withLines
+        )),
+      orderKeysToAllocate: (waveId, afterRef, limit) => rows(keysAfter([waveId, afterRef, limit])),
+      skusToAllocate: (waveId) =>
+        query(
+          sql`SELECT DISTINCT l.sku_id FROM wave_orders wo JOIN orders o ON o.id = wo.order_ref
+            JOIN order_lines l ON l.order_ref = o.id WHERE wo.wave_id = ${waveId} AND o.status_id = 14`.values,
+          (skus) => skus.map(([skuId]) => skuId as string)
+        ),
+      ordersToAllocateAmong: (waveId, orderRefs) =>
+        query(Effect.flatMap(headersAmong([waveId, waveOrderIn.bind(orderRefs)]), withLines)),
       lockStock: (siteId, skuIds) =>
         query(Effect.gen(function*() {
           const stock: Array<StockToAllocate> = []
@@ -248,16 +280,16 @@ export const layer = Layer.effect(
             claim.created_at
           ))),
       setOrderStatuses: (statuses) =>
-        query(Effect.gen(function*() {
+        query(Effect.suspend(() => {
           const byStatus = new Map<StatusId, Array<number>>()
           for (const [ref, status] of statuses) {
             const refs = byStatus.get(status)
             if (refs === undefined) byStatus.set(status, [ref])
             else refs.push(ref)
           }
-          for (const [status, refs] of byStatus) {
-            yield* inIds(refs, (chunk) => sql`UPDATE orders SET status_id = ${status} WHERE ${sql.in("id", chunk)}`)
-          }
+          return Effect.forEach(byStatus, ([status, refs]) => setOrderStatus([status, idIn.bind(refs)]), {
+            discard: true
+          })
         })),
       setStatus: (waveId, status) => run(sql`UPDATE waves SET status_id = ${status} WHERE id = ${waveId}`),
       lockClaims: (of) =>

@@ -11,18 +11,22 @@
 import { Status, type StatusId } from "../shared/Status.js"
 import { available, type ContentQuantities } from "../stock/Stock.js"
 
+/** What orders are served by (`compareOrders`): all a wave planned page by page holds of each order. */
+export interface ServingKey {
+  readonly order_ref: number
+  readonly order_id: string
+  readonly order_date: string | null
+  readonly ship_by_date: string | null
+}
+
 export interface LineToAllocate {
   readonly line: number
   readonly sku_id: string
   readonly qty: number
 }
 
-export interface OrderToAllocate {
-  readonly order_ref: number
-  readonly order_id: string
+export interface OrderToAllocate extends ServingKey {
   readonly client_id: string | null
-  readonly order_date: string | null
-  readonly ship_by_date: string | null
   readonly ship_dock: string | null
   /** The customer's own name (not composed with the town), for claimsets per customer. */
   readonly customer_name: string | null
@@ -76,7 +80,9 @@ export interface PlannedClaim {
   readonly to_loc_id: string
 }
 
+/** The plan of a wave, or what one page of its orders adds to it (`makeAllocator`). */
 export interface AllocationPlan {
+  /** The claimsets opened, in the order opened. */
   readonly claimsets: ReadonlyArray<PlannedClaimset>
   readonly claims: ReadonlyArray<PlannedClaim>
   /** What each touched content gains in `qty_allocated`. */
@@ -90,7 +96,7 @@ const compareNullable = (a: string | null, b: string | null) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1
 
 /** The order in which a wave's orders are served. */
-export const compareOrders = (a: OrderToAllocate, b: OrderToAllocate) =>
+export const compareOrders = (a: ServingKey, b: ServingKey) =>
   compareNullable(a.ship_by_date, b.ship_by_date) || compareNullable(a.order_date, b.order_date) ||
   (a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0)
 
@@ -124,19 +130,37 @@ interface Queue {
   next: number
 }
 
-/**
- * The orders in serving order (`compareOrders`). The keys are read into arrays first: a wave may
- * hold 100,000 orders, and the sort then compares strings, not properties of 100,000 objects.
- */
-const inServingOrder = (orders: ReadonlyArray<OrderToAllocate>): Array<OrderToAllocate> => {
-  const shipBy = orders.map((order) => order.ship_by_date)
-  const ordered = orders.map((order) => order.order_date)
-  const ids = orders.map((order) => order.order_id)
-  return orders.map((_, i) => i).sort((a, b) =>
-    compareNullable(shipBy[a], shipBy[b]) || compareNullable(ordered[a], ordered[b]) ||
-    (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0)
-  ).map((i) => orders[i])
+/** The serving keys of many orders as columns, one entry per order: what a large wave holds of its orders to sort them. */
+export interface ServingKeys {
+  readonly refs: ReadonlyArray<number>
+  readonly orderIds: ReadonlyArray<string>
+  readonly orderDates: ReadonlyArray<string | null>
+  readonly shipByDates: ReadonlyArray<string | null>
 }
+
+/**
+ * The positions of orders in serving order (`compareOrders`; equal keys keep their order), from
+ * their keys as columns: a wave may hold 100,000 orders, and the sort then compares strings, not
+ * properties of 100,000 objects.
+ */
+const servingPositions = (keys: Omit<ServingKeys, "refs">): Array<number> => {
+  const { orderDates, orderIds, shipByDates } = keys
+  return orderIds.map((_, i) => i).sort((a, b) =>
+    compareNullable(shipByDates[a], shipByDates[b]) || compareNullable(orderDates[a], orderDates[b]) ||
+    (orderIds[a] < orderIds[b] ? -1 : orderIds[a] > orderIds[b] ? 1 : 0)
+  )
+}
+
+/** The order refs of `keys` in serving order; equal keys keep their order. */
+export const servingOrder = (keys: ServingKeys): Array<number> => servingPositions(keys).map((i) => keys.refs[i])
+
+/** The orders in serving order. */
+const inServingOrder = (orders: ReadonlyArray<OrderToAllocate>): Array<OrderToAllocate> =>
+  servingPositions({
+    orderIds: orders.map((order) => order.order_id),
+    orderDates: orders.map((order) => order.order_date),
+    shipByDates: orders.map((order) => order.ship_by_date)
+  }).map((i) => orders[i])
 
 /** The lines of an order by line number; as they are when they already are (the usual case). */
 const inLineOrder = (lines: ReadonlyArray<LineToAllocate>): ReadonlyArray<LineToAllocate> => {
@@ -146,14 +170,18 @@ const inLineOrder = (lines: ReadonlyArray<LineToAllocate>): ReadonlyArray<LineTo
   return lines
 }
 
-/** The plan as it is built, order by order. */
+/** The plan of a page as it is built, order by order. */
 interface PlanInProgress {
   readonly claimsets: Array<PlannedClaimset>
-  /** Claimset index by break value. */
-  readonly claimsetIndex: Map<string, number>
   readonly claims: Array<PlannedClaim>
   readonly allocatedByContent: Map<number, number>
   readonly orderStatuses: Map<number, StatusId>
+}
+
+/** The claimsets opened so far, across pages: their count, and the index of each by break value. */
+interface Claimsets {
+  readonly index: Map<string, number>
+  count: number
 }
 
 /** The allocatable stock in queues by client (absent client as "") and SKU, each in FEFO order. */
@@ -177,12 +205,18 @@ const queuesOf = (stock: ReadonlyArray<StockToAllocate>, today: string): Map<str
   return queues
 }
 
-/** The index of the claimset of a break value, opened when it is first asked for. */
-const claimsetOf = (plan: PlanInProgress, breakValue: string, pickTypeDescription: string): number => {
-  let claimset = plan.claimsetIndex.get(breakValue)
+/** The index of the claimset of a break value, opened in the plan when it is first asked for. */
+const claimsetOf = (
+  plan: PlanInProgress,
+  opened: Claimsets,
+  breakValue: string,
+  pickTypeDescription: string
+): number => {
+  let claimset = opened.index.get(breakValue)
   if (claimset === undefined) {
-    claimset = plan.claimsets.push({ claimset_break: breakValue, pick_type: pickTypeDescription }) - 1
-    plan.claimsetIndex.set(breakValue, claimset)
+    claimset = opened.count++
+    plan.claimsets.push({ claimset_break: breakValue, pick_type: pickTypeDescription })
+    opened.index.set(breakValue, claimset)
   }
   return claimset
 }
@@ -226,6 +260,7 @@ const allocateLine = (
 /** Allocates the lines of an order in line order from its client's queues, and sets its status. */
 const allocateOrder = (
   plan: PlanInProgress,
+  opened: Claimsets,
   order: OrderToAllocate,
   bySku: ReadonlyMap<string, Queue> | undefined,
   strategy: AllocationStrategy
@@ -234,7 +269,7 @@ const allocateOrder = (
   const toLocId = order.ship_dock ?? strategy.defaultDock
   // An order joins its claimset with its first claim: one that gets no stock opens none.
   let claimset: number | undefined
-  const claimsetOfOrder = () => claimset ??= claimsetOf(plan, breakValue, strategy.pickTypeDescription)
+  const claimsetOfOrder = () => claimset ??= claimsetOf(plan, opened, breakValue, strategy.pickTypeDescription)
   let ordered = 0
   let allocated = 0
   for (const line of inLineOrder(order.lines)) {
@@ -248,20 +283,29 @@ const allocateOrder = (
   )
 }
 
+/**
+ * Allocation page by page, for a wave too large to plan at once: each call takes the next orders,
+ * all served after those of the pages before (orders of equal serving keys in the order given),
+ * and answers what they add to the plan. The stock they take is gone for the next page; a claimset
+ * stays open across pages, and claims index claimsets across all of them.
+ */
+export const makeAllocator = (
+  stock: ReadonlyArray<StockToAllocate>,
+  strategy: AllocationStrategy
+): (orders: ReadonlyArray<OrderToAllocate>) => AllocationPlan => {
+  const queues = queuesOf(stock, strategy.today)
+  const opened: Claimsets = { index: new Map(), count: 0 }
+  return (orders) => {
+    const plan: PlanInProgress = { claimsets: [], claims: [], allocatedByContent: new Map(), orderStatuses: new Map() }
+    for (const order of inServingOrder(orders)) {
+      allocateOrder(plan, opened, order, queues.get(order.client_id ?? ""), strategy)
+    }
+    return plan
+  }
+}
+
 export const allocate = (
   orders: ReadonlyArray<OrderToAllocate>,
   stock: ReadonlyArray<StockToAllocate>,
   strategy: AllocationStrategy
-): AllocationPlan => {
-  const queues = queuesOf(stock, strategy.today)
-  const plan: PlanInProgress = {
-    claimsets: [],
-    claimsetIndex: new Map(),
-    claims: [],
-    allocatedByContent: new Map(),
-    orderStatuses: new Map()
-  }
-  for (const order of inServingOrder(orders)) allocateOrder(plan, order, queues.get(order.client_id ?? ""), strategy)
-  const { claimsets, claims, allocatedByContent, orderStatuses } = plan
-  return { claimsets, claims, allocatedByContent, orderStatuses }
-}
+): AllocationPlan => makeAllocator(stock, strategy)(orders)

@@ -1,9 +1,12 @@
 /**
  * Starting a wave and giving its stock back, inside the caller's transaction. A start plans the
- * allocation of the wave's orders (`allocate`, pure), writes the plan (claimsets, claims with
- * their tasks and Allocate transactions, the allocation, the statuses) and raises
- * `order_allocated` for each order that got stock, then `wave_started`. A release undoes the
- * claims that are still allocated, with Deallocate transactions.
+ * allocation of the wave's orders (`Allocation.ts`, pure) a page of orders at a time and writes
+ * each page's part of the plan as it comes (claimsets, claims with their tasks and Allocate
+ * transactions, order statuses), then the allocation of the contents and the wave's status, and
+ * raises `order_allocated` for each order that got stock, then `wave_started`. What is read and
+ * planned for a page dies with it: a start holds the stock it allocates from and a few numbers per
+ * order, never the whole plan. A release undoes the claims that are still allocated, with
+ * Deallocate transactions.
  */
 import { Clock, Effect, Option } from "effect"
 import type { OrderRepository } from "../orders/OrderRepository.js"
@@ -13,7 +16,14 @@ import { formatDate } from "../shared/Formats.js"
 import { Status, type StatusId } from "../shared/Status.js"
 import type { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
-import { allocate, type AllocationPlan, type PickType } from "./Allocation.js"
+import {
+  type AllocationPlan,
+  makeAllocator,
+  type OrderToAllocate,
+  type PickType,
+  type PlannedClaim,
+  servingOrder
+} from "./Allocation.js"
 import { pickTypeDescription } from "./WaveDefinition.js"
 import type { ClaimRow, StoredWave, WaveRepository } from "./WaveRepository.js"
 import { toWaveDetail } from "./WaveView.js"
@@ -27,8 +37,17 @@ export interface StartPorts {
   readonly timeZone: string
 }
 
-/** Claims written per batch at a wave start: bounds the rows held in memory at once. */
+/** Orders read, planned and written per page at a wave start: what a page holds dies young in the heap. */
+const ordersPerPage = 250
+
+/** Serving keys read per statement at the start of a large wave. */
+const keysPerRead = 5_000
+
+/** Claims written per batch at a wave start, carried over from page to page: every batch but the last is full. */
 const claimsPerBatch = 1_000
+
+/** Orders of one status set per batch at a wave start: every batch but the last of a status is full. */
+const statusesPerBatch = 5_000
 
 /** `order_allocated` events of a wave start: the window in which they are ordered by order id. */
 const eventWindow = 5_000
@@ -49,72 +68,186 @@ const claimEntry = (type: "Allocate" | "Deallocate", claim: Omit<ClaimRow, "id">
     created_at: createdAt
   })
 
+/** The orders of a locked wave to plan, a page at a time, and the SKUs they ask for. */
+interface OrdersToPlan {
+  readonly skuIds: ReadonlyArray<string>
+  readonly pages: number
+  /** The orders of a page, by order ref: each page is served after the pages before it. */
+  readonly page: (index: number) => Effect.Effect<ReadonlyArray<OrderToAllocate>>
+}
+
 /**
- * The allocation plan of a locked wave, or none when it has no orders. Its own step, so the
- * orders and stock it reads can be collected while the plan is written.
+ * The refs of the wave's Released orders in serving order, locked. Their keys are read a few
+ * thousand at a time into columns, with each date held once: 100,000 orders take a few megabytes.
  */
-const planWave = Effect.fnUntraced(function*(ports: StartPorts, wave: StoredWave, now: number) {
-  const { waves } = ports
-  const orders = yield* waves.ordersToAllocate(wave.id)
-  if ((yield* waves.totals(wave.id)).order_count === 0) return Option.none()
-  const skuIds = new Set<string>()
-  for (const order of orders) for (const line of order.lines) skuIds.add(line.sku_id)
-  const stock = yield* waves.lockStock(wave.site_id, [...skuIds])
-  return Option.some(allocate(orders, stock, {
-    waveId: wave.id,
-    pickType: wave.pick_type as PickType,
-    pickTypeDescription: pickTypeDescription(wave.pick_type),
-    today: formatDate(now, ports.timeZone),
-    defaultDock: yield* waves.defaultDock(wave.site_id)
-  }))
-})
-
-/** Writes the plan of a wave: claimsets, claims and their transactions, allocation and statuses. */
-const writePlan = Effect.fnUntraced(function*(
-  ports: StartPorts,
-  wave: StoredWave,
-  plan: AllocationPlan,
-  createdAt: string
-) {
-  const { inventory, waves } = ports
-  const claimsetIds = yield* waves.insertClaimsets(wave.id, plan.claimsets)
-  // Claims and their Allocate transactions are written a batch at a time: only one batch of
-  // rows exists at once, however many claims the plan holds.
-  for (let start = 0; start < plan.claims.length; start += claimsPerBatch) {
-    const claims = plan.claims.slice(start, start + claimsPerBatch).map((claim): Omit<ClaimRow, "id"> => ({
-      site_id: wave.site_id,
-      client_id: claim.client_id as ClaimRow["client_id"],
-      wave_id: wave.id,
-      claimset_id: claimsetIds[claim.claimset],
-      content_id: claim.content_id,
-      order_ref: claim.order_ref,
-      order_id: claim.order_id,
-      line_id: claim.line_id,
-      sku_id: claim.sku_id,
-      qty: claim.qty,
-      status: "allocated",
-      tag_id: claim.tag_id,
-      from_loc_id: claim.from_loc_id,
-      to_loc_id: claim.to_loc_id,
-      final_loc_id: claim.to_loc_id,
-      created_at: createdAt
-    }))
-    yield* waves.insertClaims(claims)
-    yield* inventory.appendTransactions(claims.map((claim) => claimEntry("Allocate", claim, createdAt)))
+const ordersInServingOrder = Effect.fnUntraced(function*(waves: WaveRepository["Type"], waveId: number) {
+  const refs: Array<number> = []
+  const orderIds: Array<string> = []
+  const orderDates: Array<string | null> = []
+  const shipByDates: Array<string | null> = []
+  const dates = new Map<string, string>()
+  const once = (date: string | null) => {
+    if (date === null) return null
+    const held = dates.get(date)
+    if (held !== undefined) return held
+    dates.set(date, date)
+    return date
   }
-  yield* inventory.changeAllocation(plan.allocatedByContent)
-  yield* waves.setOrderStatuses(plan.orderStatuses)
-  yield* waves.setStatus(wave.id, Status.Allocated)
+  for (let afterRef = 0;;) {
+    const keys = yield* waves.orderKeysToAllocate(waveId, afterRef, keysPerRead)
+    for (const key of keys) {
+      refs.push(key.order_ref)
+      orderIds.push(key.order_id)
+      orderDates.push(once(key.order_date))
+      shipByDates.push(once(key.ship_by_date))
+    }
+    if (keys.length < keysPerRead) return servingOrder({ refs, orderIds, orderDates, shipByDates })
+    afterRef = keys[keys.length - 1].order_ref
+  }
 })
 
-/** `order_allocated` for every order that got stock, then `wave_started` with the started wave. */
+/**
+ * The orders of a locked wave to plan, or none when it has no orders. A wave of less than a page is
+ * planned from its first read. A larger one is read again a page at a time in serving order: of
+ * its orders, only their refs are held, sorted by their serving keys. Combinators rather than a
+ * generator, so that nothing holds the first read once a larger wave reads its keys.
+ */
+const ordersToPlan = (waves: WaveRepository["Type"], waveId: number): Effect.Effect<Option.Option<OrdersToPlan>> =>
+  Effect.flatMap(
+    waves.ordersToAllocate(waveId, ordersPerPage),
+    (first) =>
+      Effect.flatMap(waves.totals(waveId), (totals) => {
+        if (totals.order_count === 0) return Effect.succeed(Option.none())
+        if (first.length < ordersPerPage) {
+          const skuIds = new Set<string>()
+          for (const order of first) for (const line of order.lines) skuIds.add(line.sku_id)
+          return Effect.succeed(Option.some({ skuIds: [...skuIds], pages: 1, page: () => Effect.succeed(first) }))
+        }
+        return Effect.map(largeWave(waves, waveId), Option.some)
+      })
+  )
+
+/** The orders of a wave of more than a page, to plan a page at a time. */
+const largeWave = Effect.fnUntraced(function*(waves: WaveRepository["Type"], waveId: number) {
+  const refs = yield* ordersInServingOrder(waves, waveId)
+  return {
+    skuIds: yield* waves.skusToAllocate(waveId),
+    pages: Math.ceil(refs.length / ordersPerPage),
+    page: (index: number) =>
+      waves.ordersToAllocateAmong(waveId, refs.slice(index * ordersPerPage, (index + 1) * ordersPerPage))
+  }
+})
+
+/**
+ * Writes the plan of a wave a page at a time, in statements of the sizes the whole plan would be
+ * written in (a store prepares one statement per size): the claimsets a page opens before its
+ * claims, the claims with their Allocate transactions in full batches carried over from page to
+ * page, the statuses of orders in full batches of one status. What each content gains (one number
+ * per content) and the orders that got stock (one per order) are held to the end.
+ */
+const makePlanWriter = (ports: StartPorts, wave: StoredWave, createdAt: string) => {
+  const { inventory, waves } = ports
+  const claimsetIds: Array<number> = []
+  let claims: Array<PlannedClaim> = []
+  const allocatedByContent = new Map<number, number>()
+  const statuses = new Map<StatusId, Array<number>>()
+  const allocatedOrders: Array<number> = []
+
+  // Built of combinators, not generators: a generator run for each page or batch made V8 keep what
+  // the page read and wrote past the next minor collections, into the old generation.
+  const writeClaims = (batch: ReadonlyArray<PlannedClaim>) =>
+    Effect.suspend(() => {
+      const rows = batch.map((claim): Omit<ClaimRow, "id"> => ({
+        site_id: wave.site_id,
+        client_id: claim.client_id as ClaimRow["client_id"],
+        wave_id: wave.id,
+        claimset_id: claimsetIds[claim.claimset],
+        content_id: claim.content_id,
+        order_ref: claim.order_ref,
+        order_id: claim.order_id,
+        line_id: claim.line_id,
+        sku_id: claim.sku_id,
+        qty: claim.qty,
+        status: "allocated",
+        tag_id: claim.tag_id,
+        from_loc_id: claim.from_loc_id,
+        to_loc_id: claim.to_loc_id,
+        final_loc_id: claim.to_loc_id,
+        created_at: createdAt
+      }))
+      return Effect.zipRight(
+        waves.insertClaims(rows),
+        inventory.appendTransactions(rows.map((claim) => claimEntry("Allocate", claim, createdAt)))
+      )
+    })
+
+  /** Claims that fill whole batches, taken from those carried over and those of `page`. */
+  const fullBatches = (page: AllocationPlan) => {
+    for (const claim of page.claims) claims.push(claim)
+    const batches: Array<ReadonlyArray<PlannedClaim>> = []
+    let taken = 0
+    for (; claims.length - taken >= claimsPerBatch; taken += claimsPerBatch) {
+      batches.push(claims.slice(taken, taken + claimsPerBatch))
+    }
+    if (taken > 0) claims = claims.slice(taken)
+    return batches
+  }
+
+  /** The statuses of `page` that fill whole batches of one status; the orders that got stock are noted. */
+  const fullStatusBatches = (page: AllocationPlan) => {
+    const batches: Array<ReadonlyMap<number, StatusId>> = []
+    for (const [ref, status] of page.orderStatuses) {
+      if (status !== Status.Released) allocatedOrders.push(ref)
+      let refs = statuses.get(status)
+      if (refs === undefined) statuses.set(status, refs = [])
+      refs.push(ref)
+      if (refs.length === statusesPerBatch) {
+        batches.push(new Map(refs.map((r) => [r, status])))
+        statuses.set(status, [])
+      }
+    }
+    return batches
+  }
+
+  const write = (page: AllocationPlan) =>
+    Effect.zipRight(
+      page.claimsets.length === 0 ? Effect.void : Effect.map(
+        waves.insertClaimsets(wave.id, page.claimsets),
+        (ids) => {
+          for (const id of ids) claimsetIds.push(id)
+        }
+      ),
+      Effect.suspend(() => {
+        for (const [contentId, qty] of page.allocatedByContent) {
+          allocatedByContent.set(contentId, (allocatedByContent.get(contentId) ?? 0) + qty)
+        }
+        return Effect.zipRight(
+          Effect.forEach(fullBatches(page), writeClaims, { discard: true }),
+          Effect.forEach(fullStatusBatches(page), waves.setOrderStatuses, { discard: true })
+        )
+      })
+    )
+
+  /** Writes what is left, and answers the orders that got stock, in serving order. */
+  const finish = Effect.fnUntraced(function*() {
+    if (claims.length > 0) yield* writeClaims(claims)
+    yield* inventory.changeAllocation(allocatedByContent)
+    const rest = new Map<number, StatusId>()
+    for (const [status, refs] of statuses) for (const ref of refs) rest.set(ref, status)
+    if (rest.size > 0) yield* waves.setOrderStatuses(rest)
+    return allocatedOrders
+  })
+
+  return { write, finish }
+}
+
+/** `order_allocated` for every order that got stock (given in serving order), then `wave_started` with the started wave. */
 const publishStart = Effect.fnUntraced(function*(
   ports: StartPorts,
   wave: StoredWave,
-  statuses: ReadonlyMap<number, StatusId>
+  allocated: ReadonlyArray<number>
 ) {
   const { events, timeZone } = ports
-  const allocated = [...statuses].filter(([, status]) => status !== Status.Released).map(([ref]) => ref)
   // Events go out in windows of 5,000 orders of the serving order, by id within a window. Each
   // window is read and published a couple of hundred orders at a time, so that a wave of 100,000
   // orders never holds more than that many order views at once.
@@ -140,11 +273,24 @@ const publishStart = Effect.fnUntraced(function*(
 
 /** Allocates a locked, Released wave; false when it has no orders. */
 export const allocateWave = Effect.fnUntraced(function*(ports: StartPorts, wave: StoredWave) {
+  const { waves } = ports
   const now = yield* Clock.currentTimeMillis
-  const planned = yield* planWave(ports, wave, now)
-  if (Option.isNone(planned)) return false
-  yield* writePlan(ports, wave, planned.value, new Date(now).toISOString())
-  yield* publishStart(ports, wave, planned.value.orderStatuses)
+  const orders = yield* ordersToPlan(waves, wave.id)
+  if (Option.isNone(orders)) return false
+  const { page, pages, skuIds } = orders.value
+  const stock = yield* waves.lockStock(wave.site_id, skuIds)
+  const allocator = makeAllocator(stock, {
+    waveId: wave.id,
+    pickType: wave.pick_type as PickType,
+    pickTypeDescription: pickTypeDescription(wave.pick_type),
+    today: formatDate(now, ports.timeZone),
+    defaultDock: yield* waves.defaultDock(wave.site_id)
+  })
+  const writer = makePlanWriter(ports, wave, new Date(now).toISOString())
+  for (let index = 0; index < pages; index++) yield* writer.write(allocator(yield* page(index)))
+  const allocated = yield* writer.finish()
+  yield* waves.setStatus(wave.id, Status.Allocated)
+  yield* publishStart(ports, wave, allocated)
   return true
 })
 

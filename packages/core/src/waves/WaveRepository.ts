@@ -5,7 +5,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { StatusId } from "../shared/Status.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
-import type { OrderToAllocate, StockToAllocate } from "./Allocation.js"
+import type { OrderToAllocate, ServingKey, StockToAllocate } from "./Allocation.js"
 import type { CandidateOrder } from "./WaveSelection.js"
 
 /** A wave as the store keeps it; `created_at` is a UTC ISO instant. */
@@ -78,8 +78,24 @@ export class WaveRepository extends Context.Tag("@wms/core/WaveRepository")<Wave
   readonly orders: (waveId: number) => Effect.Effect<ReadonlyArray<WaveOrderRow>>
   readonly claimsets: (waveId: number) => Effect.Effect<ReadonlyArray<ClaimsetRow>>
   readonly claims: (waveId: number) => Effect.Effect<ReadonlyArray<ClaimRow>>
-  /** The wave's Released orders with their lines, locked. */
-  readonly ordersToAllocate: (waveId: number) => Effect.Effect<ReadonlyArray<OrderToAllocate>>
+  /** The wave's Released orders with their lines, locked, by order ref: all of them, or the first `limit`. */
+  readonly ordersToAllocate: (waveId: number, limit?: number) => Effect.Effect<ReadonlyArray<OrderToAllocate>>
+  /**
+   * The serving keys of the wave's Released orders, locked, by order ref: the first `limit` of
+   * those with a ref above `afterRef`. A large wave is planned from them.
+   */
+  readonly orderKeysToAllocate: (
+    waveId: number,
+    afterRef: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<ServingKey>>
+  /** The SKUs the lines of the wave's Released orders ask for, each once. */
+  readonly skusToAllocate: (waveId: number) => Effect.Effect<ReadonlyArray<string>>
+  /** Those of `orderRefs` that are Released orders of the wave, with their lines, by order ref. */
+  readonly ordersToAllocateAmong: (
+    waveId: number,
+    orderRefs: ReadonlyArray<number>
+  ) => Effect.Effect<ReadonlyArray<OrderToAllocate>>
   /** Every content of these SKUs on the site, locked, by content id (so lockers never deadlock). */
   readonly lockStock: (siteId: string, skuIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StockToAllocate>>
   readonly defaultDock: (siteId: string) => Effect.Effect<string>

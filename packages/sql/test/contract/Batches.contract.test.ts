@@ -197,6 +197,46 @@ onEachStore("batches", (it) => {
       })
     }))
 
+  it.effect("bulk inserts of any count write each row once, in order: full chunks, powers of two, the few left", () =>
+    Effect.gen(function*() {
+      const { atomically } = yield* Transactor
+      const inventory = yield* InventoryRepository
+      const waves = yield* WaveRepository
+      const t = yield* makeTenants
+      const content = yield* insertContent(t.client1.owner, { sku_id: "A", qty: 1 })
+      const wave = yield* insertWave(t.site.owner)
+      let written = 0
+      for (const count of [1, 3, 16, 37, 255, claimsPerStatement + 37]) {
+        yield* inventory.appendTransactions(Array.from({ length: count }, (_, i) => ({
+          ...t.client1.owner,
+          created_at: "2030-01-01T10:00:00.000Z",
+          transaction_type: "Adjustment" as const,
+          content_id: content,
+          from_loc_id: "A-01",
+          to_loc_id: "A-01",
+          final_loc_id: "A-01",
+          sku_id: "A",
+          qty: 1,
+          tag_id: "T1",
+          order_id: null,
+          line_id: written + i,
+          notes: null,
+          from_content_id: null,
+          reason_code: null
+        })))
+        const breaks = Array.from({ length: count }, (_, i) => `C${written + i}`)
+        const ids = yield* atomically(
+          waves.insertClaimsets(wave, breaks.map((claimset_break) => ({ claimset_break, pick_type: "Per order" })))
+        )
+        const breakOf = new Map((yield* waves.claimsets(wave)).map((row) => [row.id, row.claimset_break]))
+        assert.deepStrictEqual(ids.map((id) => breakOf.get(id)), breaks)
+        assert.deepStrictEqual([...ids].sort((a, b) => a - b), ids)
+        written += count
+      }
+      const ledger = yield* inventory.listTransactions(t.client1.scope)
+      assert.deepStrictEqual(ledger.map((entry) => entry.line_id), Array.from({ length: written }, (_, i) => i))
+    }))
+
   it.effect("changeAllocation changes thousands of contents, or none; lockStock takes thousands of SKUs", () =>
     Effect.gen(function*() {
       const inventory = yield* InventoryRepository

@@ -298,6 +298,63 @@ onEachStore("WaveRepository", (it) => {
       assert.deepStrictEqual(yield* waves.lockStock(t.site.owner.site_id, []), [])
     }))
 
+  it.effect("reads a large wave's orders a page at a time: the first, the keys after a ref, the SKUs, those among refs", () =>
+    Effect.gen(function*() {
+      const waves = yield* WaveRepository
+      const t = yield* makeTenants
+      const refs = [
+        yield* insertOrder(t.site.owner, "P-1", [["A", 1], ["B", 2]], { order_date: "2030-01-02" }),
+        yield* insertOrder(t.site.owner, "P-2", [["C", 3]], { status_id: 15 }),
+        yield* insertOrder(t.site.owner, "P-3", [["B", 4]], { ship_by_date: "2030-02-01" }),
+        yield* insertOrder(t.site.owner, "P-4", [], {}),
+        yield* insertOrder(t.site.owner, "P-5", [["D", 5], ["A", 6]], {})
+      ]
+      const outside = yield* insertOrder(t.site.owner, "P-6", [["E", 7]])
+      const wave = yield* insertWave(t.site.owner)
+      yield* waves.attachOrders(wave, refs)
+      const [p1, p2, p3, p4, p5] = refs
+
+      const first = yield* waves.ordersToAllocate(wave, 2)
+      assert.deepStrictEqual(first.map((order) => order.order_ref), [p1, p3])
+      assert.deepStrictEqual([...first[0].lines].sort((a, b) => a.line - b.line), [
+        { line: 1, sku_id: "A", qty: 1 },
+        { line: 2, sku_id: "B", qty: 2 }
+      ])
+
+      const keys = yield* waves.orderKeysToAllocate(wave, 0, 2)
+      assert.deepStrictEqual(keys, [
+        { order_ref: p1, order_id: "P-1", order_date: "2030-01-02", ship_by_date: null },
+        { order_ref: p3, order_id: "P-3", order_date: null, ship_by_date: "2030-02-01" }
+      ])
+      assert.deepStrictEqual(
+        (yield* waves.orderKeysToAllocate(wave, p3, 10)).map((key) => key.order_ref),
+        [p4, p5]
+      )
+      assert.deepStrictEqual(yield* waves.orderKeysToAllocate(wave, p5, 10), [])
+
+      assert.deepStrictEqual([...yield* waves.skusToAllocate(wave)].sort(), ["A", "B", "D"])
+
+      const among = yield* waves.ordersToAllocateAmong(wave, [p5, p2, outside, p4, p1])
+      assert.deepStrictEqual(among.map((order) => order.order_ref), [p1, p4, p5])
+      assert.deepStrictEqual(among[1].lines, [])
+      assert.deepStrictEqual([...among[2].lines].sort((a, b) => a.line - b.line), [
+        { line: 1, sku_id: "D", qty: 5 },
+        { line: 2, sku_id: "A", qty: 6 }
+      ])
+      assert.deepStrictEqual(yield* waves.ordersToAllocateAmong(wave, []), [])
+    }))
+
+  it.effect("orderKeysToAllocate keeps a second writer of the orders out until the first commits", () =>
+    Effect.gen(function*() {
+      const waves = yield* WaveRepository
+      const orders = yield* OrderRepository
+      const t = yield* makeTenants
+      const order = yield* insertOrder(t.site.owner, "KL-1", [["A", 1]])
+      const wave = yield* insertWave(t.site.owner)
+      yield* waves.attachOrders(wave, [order])
+      yield* waitsForCommit(waves.orderKeysToAllocate(wave, 0, 10), orders.update(order, { ship_dock: "D" }))
+    }))
+
   it.effect("lock, ordersToAllocate, lockStock and lockClaims keep a second writer out until the first commits", () =>
     Effect.gen(function*() {
       const waves = yield* WaveRepository
