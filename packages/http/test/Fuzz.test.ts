@@ -163,20 +163,25 @@ const fingerprint = Effect.gen(function*() {
   const rows: Array<unknown> = []
   for (const { name } of [...tables].sort((a, b) => a.name.localeCompare(b.name))) {
     if (name === "deliveries") continue
-    const table = yield* sql<Record<string, unknown>>`SELECT * FROM ${sql(name)} ORDER BY 1`
-    rows.push(name, name === "webhooks" ? table.map(({ last_event_id: _, ...row }) => row) : table)
+    // Rows in the order of their text: a table's first column need not be unique (locations are
+    // keyed by site and loc_id), and PostgreSQL may hand rows of equal keys back in another order
+    // after pruning a page, with nothing written.
+    const table = yield* sql<Record<string, unknown>>`SELECT * FROM ${sql(name)}`
+    const kept = name === "webhooks" ? table.map(({ last_event_id: _, ...row }) => row) : table
+    rows.push(name, kept.map((row) => JSON.stringify(row)).sort())
   }
   return JSON.stringify(rows)
 }).pipe(Effect.orDie)
 
-/** The tables whose rows differ between two fingerprints, with their rows after. */
+/** The rows that went and came between two fingerprints, by table. */
 const changedTables = (before: string, after: string) => {
-  const [was, now] = [JSON.parse(before), JSON.parse(after)] as Array<Array<unknown>>
+  const [was, now] = [JSON.parse(before), JSON.parse(after)] as Array<Array<string | Array<string>>>
   const changed: Array<string> = []
   for (let i = 0; i < now.length; i += 2) {
-    if (JSON.stringify(now[i + 1]) !== JSON.stringify(was[i + 1])) {
-      changed.push(`${now[i]} ${JSON.stringify(was[i + 1])} → ${JSON.stringify(now[i + 1])}`)
-    }
+    const [old, fresh] = [new Set(was[i + 1]), new Set(now[i + 1])]
+    const gone = [...old].filter((row) => !fresh.has(row))
+    const came = [...fresh].filter((row) => !old.has(row))
+    if (gone.length + came.length > 0) changed.push(`${now[i]}: gone ${gone.join(", ")}; came ${came.join(", ")}`)
   }
   return changed.join("; ").slice(0, 2_000)
 }
