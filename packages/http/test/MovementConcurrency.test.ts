@@ -8,14 +8,13 @@
  * replenishments of a SKU or a level above its max, and that the ledger replays to the stock.
  */
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
-import { SqliteStore } from "@wms/sql-sqlite"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
 import { adminEmail, adminPassword } from "../../../testing/server.js"
+import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
@@ -33,14 +32,6 @@ const face = { loc_id: "PF-1", min_qty: 6, max_qty: 12 }
 /** Reserve storage, walked last by putaway, holding stock for replenishment from the start. */
 const reserve = { loc_id: "R-1", loc_type: "Storage", sequence: 99 }
 
-/** A small seeded generator, so a failing run's choices can be told apart by its seed. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
 /** The documented statuses of each kind of request in the storm. */
 const allowed: Record<string, ReadonlyArray<number>> = {
   preadvice: [204],
@@ -53,11 +44,6 @@ const allowed: Record<string, ReadonlyArray<number>> = {
   start: [200, 404, 409],
   replenish: [200]
 }
-
-const storeSql = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
-  database.kind === "pg"
-    ? Layer.orDie(PgClient.layer({ url: Redacted.make(database.url), maxConnections: 2 }))
-    : SqliteStore.layer({ filename: database.filename })
 
 /** The invariants of stock, tasks, claims, capacity and ledger, read from the database; each violation as one line. */
 const violations = Effect.gen(function*() {
@@ -195,15 +181,7 @@ const violations = Effect.gen(function*() {
   return problems
 })
 
-/** The servers' logged failures, for the report of an unexpected status. */
-const failuresLogged = (servers: ReadonlyArray<ServerProcess>) =>
-  servers.flatMap((server, i) =>
-    server.output().split(/\n(?=\[)/).filter((entry) => entry.includes("ERROR")).map((entry) =>
-      `process ${i}: ${entry}`
-    )
-  ).join("\n").slice(0, 20_000)
-
-const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
+const storm = (database: StormDatabase) =>
   Effect.gen(function*() {
     const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
     const first = yield* startServer(databaseUrl)

@@ -5,13 +5,12 @@
  * allocated twice and that the allocation, the claims and the ledger agree.
  */
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
-import { SqliteStore } from "@wms/sql-sqlite"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
 import { adminEmail, adminPassword } from "../../../testing/server.js"
+import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 4
@@ -21,14 +20,6 @@ const ordersPerGroup = 8
 const stormMillis = 8_000
 const actionsPerClient = 40
 const clientsPerProcess = 3
-
-/** A small seeded generator, so a failing run's choices can be told apart by its seed. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 const orderDate = (group: number) => `2030-01-${String(group + 1).padStart(2, "0")}`
 const dutchDate = (date: string) => date.split("-").reverse().join("-")
@@ -47,11 +38,6 @@ const allowed: Record<string, ReadonlyArray<number>> = {
   createOrder: [204, 409],
   createWave: [200]
 }
-
-const storeSql = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
-  database.kind === "pg"
-    ? Layer.orDie(PgClient.layer({ url: Redacted.make(database.url), maxConnections: 2 }))
-    : SqliteStore.layer({ filename: database.filename })
 
 /** The invariants of the allocation, read from the database; each violation as one line. */
 const violations = (availableAtStart: ReadonlyMap<number, number>) =>
@@ -183,15 +169,7 @@ const violations = (availableAtStart: ReadonlyMap<number, number>) =>
     return problems
   })
 
-/** The servers' logged failures, for the report of an unexpected status. */
-const failuresLogged = (servers: ReadonlyArray<ServerProcess>) =>
-  servers.flatMap((server, i) =>
-    server.output().split(/\n(?=\[)/).filter((entry) => entry.includes("ERROR")).map((entry) =>
-      `process ${i}: ${entry}`
-    )
-  ).join("\n").slice(0, 20_000)
-
-const storm = (database: { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }) =>
+const storm = (database: StormDatabase) =>
   Effect.gen(function*() {
     const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
     // The first process migrates and bootstraps an empty database; the others start on a ready one.
