@@ -4,13 +4,12 @@
  * copy of it, each in its own child process, alternating. Times are medians, the peak RSS the
  * highest of the runs; the ratio is engine / lower bound. Both sides must leave the same rows.
  */
-import { fork } from "node:child_process"
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { median, onAdmin, pgUrl, table } from "../common.js"
-import { migrate } from "../wave/data.js"
+import { median, table } from "../common.js"
+import { runChild, templateStores } from "../templates.js"
 import { topFrames } from "../wave/index.js"
 import { generateMoves, generatePutaway, seedPg, seedSqlite } from "./data.js"
 
@@ -45,51 +44,7 @@ export const cycleNotes = [
   "Both sides leave the same rows (contents, tasks and ledger rows, digested): `same rows` says so."
 ]
 
-/** Runs one child and answers what it sends. */
-const child = (script, args, execArgv = []) =>
-  new Promise((resolve, reject) => {
-    let answer
-    const process = fork(join(here, script), args, { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
-    process.on("message", (message) => (answer = message))
-    process.on("error", reject)
-    process.on("exit", (code) => {
-      if (answer?.ok) resolve(answer.result)
-      else reject(new Error(`cycle/${script} ${args[1]} failed (exit ${code}): ${answer?.error ?? "no answer"}`))
-    })
-  })
-
-/** A store kind: how to make a seeded template, a copy of it, and how to throw them away. */
-const stores = {
-  sqlite: (folder) => ({
-    template: async (name, data) => {
-      const file = join(folder, `${name}.db`)
-      await migrate(`sqlite:${file}`)
-      seedSqlite(file, data)
-      return { file }
-    },
-    copy: (template, name) => {
-      const file = join(folder, `${name}.db`)
-      copyFileSync(template.file, file)
-      return { database: `sqlite:${file}`, drop: async () => rmSync(file, { force: true }) }
-    },
-    dropTemplate: async (template) => rmSync(template.file, { force: true })
-  }),
-  postgres: (_folder, prefix) => ({
-    template: async (name, data) => {
-      const database = `${prefix}_${name}`
-      await onAdmin(`CREATE DATABASE ${database}`)
-      await migrate(pgUrl(database))
-      await seedPg(pgUrl(database), data)
-      return { name: database }
-    },
-    copy: async (template, name) => {
-      const database = `${prefix}_${name}`
-      await onAdmin(`CREATE DATABASE ${database} TEMPLATE ${template.name}`)
-      return { database: pgUrl(database), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`) }
-    },
-    dropTemplate: (template) => onAdmin(`DROP DATABASE IF EXISTS ${template.name} WITH (FORCE)`)
-  })
-}
+const stores = templateStores({ sqlite: seedSqlite, postgres: seedPg })
 
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 
@@ -134,7 +89,7 @@ export const runCycleBench = async ({ lines = 10_000, log, moves = 10_000, profi
                 const execArgv = profile === undefined
                   ? []
                   : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profile}`]
-                const result = await child(`${variant}.js`, [copy.database, bench, String(size)], execArgv)
+                const result = await runChild(here, `${variant}.js`, [copy.database, bench, String(size)], execArgv)
                 log(
                   `  ${variant.padEnd(6)} ${result.ms.toFixed(0)} ms (cpu ${result.cpuMs.toFixed(0)} ms), ` +
                     `peak RSS ${(result.peakRssKiB / 1024).toFixed(0)} MiB, rows ${result.digest}`

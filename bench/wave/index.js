@@ -4,59 +4,17 @@
  * alternating. Times are medians, the peak RSS the highest of the runs; the ratio is engine / lower
  * bound.
  */
-import { fork } from "node:child_process"
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { median, onAdmin, pgUrl } from "../common.js"
-import { generate, migrate, seedPg, seedSqlite } from "./data.js"
+import { median } from "../common.js"
+import { runChild, templateStores } from "../templates.js"
+import { generate, seedPg, seedSqlite } from "./data.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 
-/** Runs one child and answers what it sends. */
-const child = (script, args, execArgv = []) =>
-  new Promise((resolve, reject) => {
-    let answer
-    const process = fork(join(here, script), args, { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
-    process.on("message", (message) => (answer = message))
-    process.on("error", reject)
-    process.on("exit", (code) => {
-      if (answer?.ok) resolve(answer.result)
-      else reject(new Error(`${script} ${args[0]} failed (exit ${code}): ${answer?.error ?? "no answer"}`))
-    })
-  })
-
-/** A store kind: how to make the seeded template, a copy of it, and how to throw them away. */
-const stores = {
-  sqlite: (folder) => ({
-    template: async (lines, data) => {
-      const file = join(folder, `seed-${lines}.db`)
-      await migrate(`sqlite:${file}`)
-      return { file, definitionId: seedSqlite(file, data) }
-    },
-    copy: (template, name) => {
-      const file = join(folder, `${name}.db`)
-      copyFileSync(template.file, file)
-      return { database: `sqlite:${file}`, drop: async () => rmSync(file, { force: true }) }
-    },
-    dropTemplate: async (template) => rmSync(template.file, { force: true })
-  }),
-  postgres: (_folder, prefix) => ({
-    template: async (lines, data) => {
-      const name = `${prefix}_seed_${lines}`
-      await onAdmin(`CREATE DATABASE ${name}`)
-      await migrate(pgUrl(name))
-      return { name, definitionId: await seedPg(pgUrl(name), data) }
-    },
-    copy: async (template, name) => {
-      const database = `${prefix}_${name}`
-      await onAdmin(`CREATE DATABASE ${database} TEMPLATE ${template.name}`)
-      return { database: pgUrl(database), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`) }
-    },
-    dropTemplate: (template) => onAdmin(`DROP DATABASE IF EXISTS ${template.name} WITH (FORCE)`)
-  })
-}
+const stores = templateStores({ sqlite: seedSqlite, postgres: seedPg })
 
 /** The functions with the most self time in a `--cpu-prof` profile, with their milliseconds. */
 export const topFrames = (file, count = 12) => {
@@ -92,7 +50,7 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
       const store = stores[storeName](folder, prefix)
       for (const lines of sizes) {
         log(`wave ${storeName} ${lines} lines: seeding`)
-        const template = await store.template(lines, generate(lines))
+        const template = await store.template(`seed_${lines}`, generate(lines))
         const runs = { engine: [], raw: [] }
         try {
           for (let i = 0; i < repeat(lines); i++) {
@@ -106,7 +64,7 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
                 const execArgv = profile === undefined
                   ? []
                   : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profile}`]
-                const result = await child(`${variant}.js`, [copy.database, String(template.definitionId)], execArgv)
+                const result = await runChild(here, `${variant}.js`, [copy.database, String(template.seeded)], execArgv)
                 log(
                   `  ${variant.padEnd(6)} create ${result.createMs.toFixed(0)} ms, ` +
                     `start ${result.startMs.toFixed(0)} ms (cpu ${result.startCpuMs.toFixed(0)} ms), ` +
