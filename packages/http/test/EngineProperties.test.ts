@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { ensureSite, systemActor } from "@wms/core"
-import { arbOps, arbWarehouse, type Op, type OpKind, type Outcome, play, type WarehouseState } from "@wms/core/testing"
+import { arbOps, arbWarehouse, type Op, play, type WarehouseState } from "@wms/core/testing"
 import { Warehouse } from "@wms/http"
 import { Clock, Effect, Layer } from "effect"
 import { onBothStores } from "../../../testing/databases.js"
@@ -15,17 +15,6 @@ const stores = onBothStores((db) =>
 let run = 0
 
 /** How often each kind of operation went through, over every run of a store: the generators must reach them all. */
-const tally = () => {
-  const done = new Map<OpKind, number>()
-  return {
-    add: (ops: ReadonlyArray<Op>, outcomes: ReadonlyArray<Outcome>) =>
-      ops.forEach((op, i) => {
-        if (outcomes[i]._tag === "Done") done.set(op._tag, (done.get(op._tag) ?? 0) + 1)
-      }),
-    missing: (kinds: ReadonlyArray<OpKind>) => kinds.filter((kind) => (done.get(kind) ?? 0) === 0)
-  }
-}
-
 const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
     // A site per run: runs share the database, never their stock.
@@ -45,15 +34,12 @@ const racingWaves = arbOps({
 for (const [label, services] of stores) {
   describe(`the engine under generated operations on ${label}`, () => {
     layer(services, { timeout: 60_000, excludeTestServices: true })((it) => {
-      const everything = tally()
-
       it.effect.prop(
         "keeps the stock rule, claims, tasks, the replay, conservation, capacity and FEFO through any sequence",
         [arbWarehouse(), arbOps({ minLength: 10, maxLength: 25 })],
         ([state, ops]) =>
           Effect.gen(function*() {
             const { outcomes, violations } = yield* playOnNewSite("prop", state, ops)
-            everything.add(ops, outcomes)
             assert.deepStrictEqual(violations, [])
             assert.strictEqual(outcomes.length, ops.length)
           }).pipe(Effect.orDie),
@@ -69,33 +55,11 @@ for (const [label, services] of stores) {
             // keeps in, and after every operation the stock rule, claims, tasks and the replay of
             // qty, qty_allocated and qty_tasked_from.
             const { outcomes, violations } = yield* playOnNewSite("waves", state, ops)
-            everything.add(ops, outcomes)
             assert.deepStrictEqual(violations, [])
             assert.strictEqual(outcomes.length, ops.length)
           }).pipe(Effect.orDie),
         { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
       )
-
-      // Picks need a wave created and started before them: about one run in six gets one through,
-      // too few to require here; the walk below and the picking properties confirm them.
-      it("went through every kind of operation but picks in the runs above", () => {
-        assert.deepStrictEqual(
-          everything.missing([
-            "Receive",
-            "Adjust",
-            "AddOrder",
-            "CreateWave",
-            "StartWave",
-            "Putaway",
-            "Move",
-            "ConfirmMove",
-            "CancelMove",
-            "MoveAll",
-            "SetLocationStatus"
-          ]),
-          []
-        )
-      })
 
       it.effect("plays every kind of operation through to its end", () =>
         Effect.gen(function*() {
