@@ -71,19 +71,20 @@ const orderView = (timeZone) => {
     carrier: row.carrier_name,
     ship_dock: row.ship_dock,
     creation_datetime: dateTime(row.created_at),
-    created_by: row.created_by
+    created_by: row.created_by,
+    ...(row.backorder_of === null ? {} : { backorder_of: row.backorder_of })
   })
-  // The lines come as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`.
+  // The lines come as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]`.
   const order = (row) => ({
     ...header(row),
-    lines: row.lines === null ? [] : JSON.parse(row.lines).map(([line, sku_id, qty, qty_picked, qty_shipped]) => ({
-      order_id: row.order_id,
-      line,
-      sku_id,
-      qty,
-      qty_picked,
-      qty_shipped
-    }))
+    lines: row.lines === null ?
+      [] :
+      JSON.parse(row.lines).map(([line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]) =>
+        // `qty_backordered` only on a line that has some, as the engine shows it.
+        qty_backordered === 0
+          ? { order_id: row.order_id, line, sku_id, qty, qty_picked, qty_shipped }
+          : { order_id: row.order_id, line, sku_id, qty, qty_picked, qty_shipped, qty_backordered }
+      )
   })
   return { header, order }
 }
@@ -138,8 +139,8 @@ const orderParams = (actor, order) => [
 const texts = (dialect) => {
   const headerColumns = `o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
       o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date,
-      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by`
-  const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped"
+      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by, o.backorder_of`
+  const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
   const linesColumn = `(SELECT ${
     dialect === "pg"
       ? `CAST(json_agg(json_build_array(${lineValues}) ORDER BY l.line) AS TEXT)`

@@ -12,7 +12,8 @@ export const orderLine = {
     sku_id: { type: "string" },
     qty: { type: "integer" },
     qty_picked: { type: "integer" },
-    qty_shipped: { type: "integer" }
+    qty_shipped: { type: "integer" },
+    qty_backordered: { type: "integer" }
   }
 }
 
@@ -30,6 +31,7 @@ export const order = {
     ship_dock: nullable("string"),
     creation_datetime: { type: "string" },
     created_by: { type: "string" },
+    backorder_of: nullable("string"),
     lines: { type: "array", items: orderLine }
   }
 }

@@ -21,15 +21,15 @@ export const statusDescriptions = {
   20: "Complete"
 }
 
-// One row per order with its lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`,
+// One row per order with its lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]`,
 // the engine's own query: fewer cells than a join repeating the order on every line.
 const orderSelect = (linesAggregate) =>
   `SELECT o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
   o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date, k.name AS carrier_name,
-  o.ship_dock, o.created_at, o.created_by,
+  o.ship_dock, o.created_at, o.created_by, o.backorder_of,
   (SELECT ${linesAggregate} FROM order_lines l WHERE l.order_ref = o.id) AS lines
   FROM orders o LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN carriers k ON k.id = o.carrier_id`
-const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped"
+const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
 const sqliteSelect = orderSelect(`json_group_array(json_array(${lineValues}) ORDER BY l.line)`)
 const pgSelect = orderSelect(`CAST(json_agg(json_build_array(${lineValues}) ORDER BY l.line) AS TEXT)`)
 
@@ -56,14 +56,15 @@ export const toOrder = (row) => {
     ship_dock: row.ship_dock,
     creation_datetime: dateTime(row.created_at),
     created_by: row.created_by,
-    lines: row.lines === null ? [] : JSON.parse(row.lines).map(([line, sku_id, qty, qty_picked, qty_shipped]) => ({
-      order_id: row.order_id,
-      line,
-      sku_id,
-      qty,
-      qty_picked,
-      qty_shipped
-    }))
+    ...(row.backorder_of === null ? {} : { backorder_of: row.backorder_of }),
+    lines: row.lines === null ?
+      [] :
+      JSON.parse(row.lines).map(([line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]) =>
+        // `qty_backordered` only on a line that has some, as the engine shows it.
+        qty_backordered === 0
+          ? { order_id: row.order_id, line, sku_id, qty, qty_picked, qty_shipped }
+          : { order_id: row.order_id, line, sku_id, qty, qty_picked, qty_shipped, qty_backordered }
+      )
   }
 }
 

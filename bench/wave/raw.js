@@ -44,9 +44,9 @@ const plan = (orders, stock, waveId, definition, defaultDock) =>
 
 const ORDER_COLUMNS = `o.id AS order_ref, o.order_id, o.client_id, o.order_date, o.ship_by_date, o.ship_dock,
   cu.name AS customer_name, ca.name AS carrier_name, o.customer_id, cu.town AS customer_town, o.created_at,
-  o.created_by`
+  o.created_by, o.backorder_of`
 const ORDER_JOINS = `LEFT JOIN customers cu ON cu.id = o.customer_id LEFT JOIN carriers ca ON ca.id = o.carrier_id`
-const LINE_COLUMNS = "l.order_ref, l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped"
+const LINE_COLUMNS = "l.order_ref, l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
 const STOCK_COLUMNS = `content_id, sku_id, client_id, loc_id, tag_id, expiry_date, created_at, qty, qty_allocated,
   qty_tasked_from`
 
@@ -79,13 +79,15 @@ const orderEvents = (headers, lines, allocation) => {
         ship_dock: o.ship_dock,
         creation_datetime: formatDateTime(o.created_at, "UTC"),
         created_by: o.created_by,
+        ...(o.backorder_of === null ? {} : { backorder_of: o.backorder_of }),
         lines: (byOrder.get(ref) ?? []).map((l) => ({
           order_id: o.order_id,
           line: l.line,
           sku_id: l.sku_id,
           qty: l.qty,
           qty_picked: l.qty_picked,
-          qty_shipped: l.qty_shipped
+          qty_shipped: l.qty_shipped,
+          ...(l.qty_backordered === 0 ? {} : { qty_backordered: l.qty_backordered })
         }))
       })
     })

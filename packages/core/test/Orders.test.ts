@@ -30,6 +30,7 @@ const header = (fields: Partial<OrderRow> = {}): OrderRow => ({
   ship_dock: null,
   created_at: "2030-01-02T03:04:05.000Z",
   created_by: "user-1",
+  backorder_of: null,
   ...fields
 })
 
@@ -38,7 +39,14 @@ const stored = (fields: Partial<OrderRow> = {}, lines: StoredOrder["lines"] = []
   lines
 })
 
-const line = (n: number, sku_id = "A", qty = 1) => ({ line: n, sku_id, qty, qty_picked: 0, qty_shipped: 0 })
+const line = (n: number, sku_id = "A", qty = 1) => ({
+  line: n,
+  sku_id,
+  qty,
+  qty_picked: 0,
+  qty_shipped: 0,
+  qty_backordered: 0
+})
 
 /** The repository of a site that has one order, `SO-1` (ref 7), in `status`, with lines 1 and 2. */
 const oneOrder = (status: number, more: Partial<Repository> = {}): Partial<Repository> => ({
@@ -466,5 +474,18 @@ describe("Orders", () => {
       assert.deepStrictEqual(shown.lines, [
         { order_id: "SO-1", line: 1, sku_id: "A", qty: 1, qty_picked: 0, qty_shipped: 0 }
       ])
+    }))
+
+  it.effect("get shows a line's backordered quantity and a backorder's first order only when there are some", () =>
+    Effect.gen(function*() {
+      const order = stored({ backorder_of: "SO-0" }, [line(1), { ...line(2), qty_picked: 1, qty_backordered: 2 }])
+      const shown = yield* withOrders(
+        new CallLog(),
+        { find: () => Effect.succeed(Option.some(order)) },
+        (orders) => orders.get(siteActor, "SO-1")
+      )
+      assert.strictEqual(shown.backorder_of, "SO-0")
+      assert.deepStrictEqual(shown.lines.map((l) => Object.keys(l).includes("qty_backordered")), [false, true])
+      assert.strictEqual(shown.lines[1].qty_backordered, 2)
     }))
 })

@@ -1,14 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type ClaimRow,
+  type ConfirmTaskRequest,
   type Content,
   CountRepository,
+  defaultSiteSettings,
   InventoryRepository,
+  LocationRepository,
+  type LocationWithOccupancy,
   type OpenTaskCounts,
   OrderRepository,
   Picking,
   PickingRepository,
   Replenishment,
+  type SiteSettings,
+  SiteSettingsRepository,
+  type StockToAllocate,
   type StoredOrder,
   toOrder,
   WaveRepository
@@ -69,15 +76,38 @@ const order = (status_id: number, qty_shipped: number): StoredOrder => ({
     carrier_name: null,
     ship_dock: null,
     created_at: createdAt,
-    created_by: "user-1"
+    created_by: "user-1",
+    backorder_of: null
   },
-  lines: [{ line: 1, sku_id: "A", qty: 3, qty_picked: 3, qty_shipped }]
+  lines: [{ line: 1, sku_id: "A", qty: 3, qty_picked: 3, qty_shipped, qty_backordered: 0 }]
 })
 
 interface Stubs {
   readonly picking?: Partial<Context.Tag.Service<PickingRepository>>
   readonly orders?: Partial<Context.Tag.Service<OrderRepository>>
+  readonly settings?: Partial<SiteSettings>
+  /** What `lockStock` finds of SKU A. */
+  readonly stock?: ReadonlyArray<StockToAllocate>
+  /** The managed locations. */
+  readonly locations?: ReadonlyArray<string>
 }
+
+/** A managed location as `lockMany` finds it: the short pick only asks whether there is one. */
+const managed = (loc_id: string) => ({ loc_id }) as LocationWithOccupancy
+
+/** Stock of SKU A that a re-allocation may take, with `free` available. */
+const stockOf = (content_id: number, free: number, expiry_date: string | null): StockToAllocate => ({
+  content_id,
+  sku_id: "A",
+  client_id: null,
+  loc_id: `L-${content_id}`,
+  tag_id: `T-${content_id}`,
+  expiry_date,
+  created_at: createdAt,
+  qty: free,
+  qty_allocated: 0,
+  qty_tasked_from: 0
+})
 
 /** The open task 11 with its content, and `left` open tasks after it is closed. */
 const openTask = (left: OpenTaskCounts): Partial<Context.Tag.Service<PickingRepository>> => ({
@@ -88,7 +118,9 @@ const openTask = (left: OpenTaskCounts): Partial<Context.Tag.Service<PickingRepo
   takeAllocated: () => Effect.void,
   addPicked: () => Effect.void,
   openTaskCounts: () => Effect.succeed(left),
-  setClaimsetStatus: () => Effect.void
+  setClaimsetStatus: () => Effect.void,
+  addBackordered: () => Effect.void,
+  clearBackordered: () => Effect.void
 })
 
 const someLeft: OpenTaskCounts = { order: 1, orderPicked: 1, claimset: 1, wave: 1 }
@@ -103,11 +135,26 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       makeTestLayer(InventoryRepository)({
         lockContent: () => Effect.succeed(Option.some(content)),
         appendTransactions: () => Effect.void,
+        changeAllocation: () => Effect.void,
         insertLostAndFound: () => Effect.succeed(1)
       }, log),
       makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
-      makeTestLayer(WaveRepository)({ setOrderStatuses: () => Effect.void, setStatus: () => Effect.void }, log),
-      makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
+      makeTestLayer(WaveRepository)({
+        setOrderStatuses: () => Effect.void,
+        setStatus: () => Effect.void,
+        lockStock: () => Effect.succeed(stubs.stock ?? []),
+        insertClaims: () => Effect.void
+      }, log),
+      makeTestLayer(CountRepository)(
+        { addInFlight: () => Effect.void, insert: () => Effect.succeed(Option.some(41)) },
+        log
+      ),
+      makeTestLayer(SiteSettingsRepository)({
+        get: () => Effect.succeed({ ...defaultSiteSettings, ...stubs.settings })
+      }, log),
+      makeTestLayer(LocationRepository)({
+        lockMany: (_, locIds) => Effect.succeed(locIds.filter((id) => stubs.locations?.includes(id)).map(managed))
+      }, log),
       // No pick faces: a pick triggers no replenishment.
       makeTestLayer(Replenishment)({ afterChange: () => Effect.succeed([]) }),
       events.layer,
@@ -115,6 +162,34 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
     ])))
   )
 }
+
+/** Confirms task 11 short, picking 1 of its 3, on the settings and stock given. */
+const confirmShort = (log: CallLog, left: OpenTaskCounts, stubs: Stubs, request: Partial<ConfirmTaskRequest> = {}) =>
+  withPicking(
+    log,
+    { ...stubs, picking: { ...openTask(left), ...stubs.picking } },
+    (picking) => picking.confirm(siteActor, 11, { qty: 1, ...request })
+  )
+
+/** The claim a re-allocation makes of `qty` from content `id`, in task 11's wave and claimset. */
+const reclaim = (id: number, qty: number) => ({
+  site_id: "main",
+  client_id: null,
+  wave_id: 5,
+  claimset_id: 31,
+  content_id: id,
+  order_ref: 7,
+  order_id: "SO-7",
+  line_id: 1,
+  sku_id: "A",
+  qty,
+  status: "allocated",
+  tag_id: `T-${id}`,
+  from_loc_id: `L-${id}`,
+  to_loc_id: "DOCK",
+  final_loc_id: "DOCK",
+  created_at: createdAt
+})
 
 /** Confirms task `taskId` picking `qty`, with `left` open tasks after it. */
 const confirm = (log: CallLog, left: OpenTaskCounts, qty: number | null, taskId = 11) =>
@@ -166,6 +241,7 @@ describe("Picking", () => {
         "InventoryRepository.lockContent",
         "PickingRepository.closeTask",
         "PickingRepository.takeAllocated",
+        "CountRepository.addInFlight",
         "PickingRepository.addPicked",
         "InventoryRepository.appendTransactions",
         "PickingRepository.openTaskCounts",
@@ -230,6 +306,110 @@ describe("Picking", () => {
       assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 14]])]])
     })
   })
+
+  it.effect("with the short-pick settings off a short pick reads them and writes what it always wrote", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      yield* confirmShort(log, someLeft, { stock: [stockOf(30, 5, null)], locations: ["L-22"] })
+      const written = log.methods.filter((method) => !method.endsWith(".get"))
+      assert.deepStrictEqual(log.argsOf("SiteSettingsRepository.get"), [["main"]])
+      for (const method of ["lockStock", "insertClaims", "addBackordered", "lockMany", "insert"]) {
+        assert.isFalse(written.some((called) => called.endsWith(`.${method}`)), method)
+      }
+    })
+  })
+
+  it.effect("a re-allocating short pick claims the shortfall by FEFO from other stock, in the task's wave and claimset", () => {
+    const log = new CallLog()
+    // Content 22 is the shorted one; 30 expires last, 31 first, 32 has no expiry.
+    const stock = [
+      stockOf(22, 7, null),
+      stockOf(30, 5, "2099-03-01"),
+      stockOf(31, 1, "2099-01-01"),
+      stockOf(32, 9, null)
+    ]
+    return Effect.gen(function*() {
+      yield* confirmShort(log, someLeft, { stock, settings: { reallocate_short_picks: true } })
+      assert.deepStrictEqual(log.argsOf("WaveRepository.lockStock"), [["main", ["A"]]])
+      // Re-allocated before the task closes, so the claimset is never left empty and removed.
+      const order = ["WaveRepository.insertClaims", "PickingRepository.closeTask"].map((m) => log.methods.indexOf(m))
+      assert.isTrue(order[0] >= 0 && order[0] < order[1])
+      assert.deepStrictEqual(log.argsOf("WaveRepository.insertClaims"), [[[reclaim(31, 1), reclaim(30, 1)]]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.changeAllocation"), [[new Map([[31, 1], [30, 1]])]])
+      const [[allocations], [pick]] = log.argsOf("InventoryRepository.appendTransactions") as Array<
+        [ReadonlyArray<{ transaction_type: string; content_id: number; qty: number }>]
+      >
+      assert.deepStrictEqual(allocations.map((e) => [e.transaction_type, e.content_id, e.qty]), [
+        ["Allocate", 31, 1],
+        ["Allocate", 30, 1]
+      ])
+      assert.deepStrictEqual(pick.map((e) => e.transaction_type), ["Pick", "Lost"])
+    })
+  })
+
+  it.effect("the confirmation's reallocate wins over the site setting, both ways", () =>
+    Effect.gen(function*() {
+      const stock = [stockOf(30, 5, null)]
+      const asked = new CallLog()
+      yield* confirmShort(asked, someLeft, { stock }, { reallocate: true })
+      assert.deepStrictEqual(asked.argsOf("WaveRepository.insertClaims"), [[[reclaim(30, 2)]]])
+      const refused = new CallLog()
+      yield* confirmShort(refused, someLeft, { stock, settings: { reallocate_short_picks: true } }, {
+        reallocate: false
+      })
+      assert.deepStrictEqual(refused.argsOf("WaveRepository.lockStock"), [])
+    }))
+
+  it.effect("with backorders on, what re-allocation leaves uncovered is backordered on the line", () =>
+    Effect.gen(function*() {
+      const both = new CallLog()
+      yield* confirmShort(both, someLeft, {
+        stock: [stockOf(30, 1, null)],
+        settings: { reallocate_short_picks: true, backorders: true }
+      })
+      assert.deepStrictEqual(both.argsOf("PickingRepository.addBackordered"), [[7, 1, 1]])
+      // Without re-allocation the whole shortfall is backordered.
+      const alone = new CallLog()
+      yield* confirmShort(alone, someLeft, { stock: [stockOf(30, 9, null)], settings: { backorders: true } })
+      assert.deepStrictEqual(alone.argsOf("PickingRepository.addBackordered"), [[7, 1, 2]])
+      assert.deepStrictEqual(alone.argsOf("PickingRepository.clearBackordered"), [])
+    }))
+
+  it.effect("an order left with nothing picked is Released whole, with nothing backordered", () => {
+    const log = new CallLog()
+    const nothingPicked = { order: 0, orderPicked: 0, claimset: 0, wave: 0 }
+    return Effect.gen(function*() {
+      yield* confirmShort(log, nothingPicked, { settings: { backorders: true } }, { qty: 0 })
+      assert.deepStrictEqual(log.argsOf("PickingRepository.addBackordered"), [[7, 1, 3]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.clearBackordered"), [[7]])
+      assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 14]])]])
+    })
+  })
+
+  it.effect("a short pick opens a control count of a managed location, unless its reason rules one out", () =>
+    Effect.gen(function*() {
+      const settings = { count_on_short_pick: true }
+      const counted = new CallLog()
+      yield* confirmShort(counted, someLeft, { settings, locations: ["L-22"] }, { reason_code: "StockOut" })
+      assert.deepStrictEqual(counted.argsOf("LocationRepository.lockMany"), [["main", ["L-22"], "share"]])
+      const [[count]] = counted.argsOf("CountRepository.insert") as Array<[{ loc_id: string; reason: string }]>
+      assert.deepStrictEqual([count.loc_id, count.reason], ["L-22", "Short pick of task 11"])
+      // The reason is kept on the Lost transaction.
+      const [[entries]] = counted.argsOf("InventoryRepository.appendTransactions") as Array<
+        [ReadonlyArray<{ transaction_type: string; reason_code: string | null }>]
+      >
+      assert.deepStrictEqual(entries.map((e) => [e.transaction_type, e.reason_code]), [
+        ["Pick", null],
+        ["Lost", "StockOut"]
+      ])
+
+      const damaged = new CallLog()
+      yield* confirmShort(damaged, someLeft, { settings, locations: ["L-22"] }, { reason_code: "Damaged" })
+      assert.deepStrictEqual(damaged.argsOf("CountRepository.insert"), [])
+      const unmanaged = new CallLog()
+      yield* confirmShort(unmanaged, someLeft, { settings })
+      assert.deepStrictEqual(unmanaged.argsOf("CountRepository.insert"), [])
+    }))
 
   it.effect("confirming more than the task holds is a 400 naming qty, before anything is written", () => {
     const log = new CallLog()
@@ -322,6 +502,49 @@ describe("Picking", () => {
       assert.deepStrictEqual(events, [
         { event_type: "order_shipped", site_id: "main", client_id: null, data: toOrder(shipped, "UTC") }
       ])
+    })
+  })
+
+  it.effect("ship of an order with backordered lines makes its backorder order, skipping an id that is taken", () => {
+    const log = new CallLog()
+    const shipped: StoredOrder = {
+      header: { ...order(19, 2).header, backorder_of: "SO-1" },
+      lines: [{ line: 1, sku_id: "A", qty: 3, qty_picked: 2, qty_shipped: 2, qty_backordered: 1 }]
+    }
+    const made: StoredOrder = {
+      header: { ...order(14, 0).header, ref: 8, order_id: "SO-1-B3", backorder_of: "SO-1" },
+      lines: [{ line: 1, sku_id: "A", qty: 1, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }]
+    }
+    let reads = 0
+    const stubs: Stubs = {
+      orders: {
+        find: () => Effect.sync(() => Option.some(reads++ === 0 ? order(18, 0) : shipped)),
+        lock: () => Effect.succeed(Option.some(18)),
+        findMany: () => Effect.succeed([made])
+      },
+      picking: {
+        openTasksOfOrder: () => Effect.succeed(0),
+        pickedClaims: () => Effect.succeed([task({ qty: 2, status: "picked" })]),
+        shipLines: () => Effect.void,
+        // SO-1 has one backorder, and a client took the id SO-1-B2 for an order of its own.
+        backorderCount: () => Effect.succeed(1),
+        insertBackorder: (_, backorder) =>
+          Effect.succeed(backorder.order_id === "SO-1-B2" ? Option.none() : Option.some(8))
+      }
+    }
+    return Effect.gen(function*() {
+      const { events } = yield* withPicking(log, stubs, (picking) => picking.ship(siteActor, "SO-7"))
+      // A backorder of a backorder is numbered among those of the first order.
+      assert.deepStrictEqual(log.argsOf("PickingRepository.backorderCount"), [["main", "SO-1"]])
+      assert.deepStrictEqual(
+        log.argsOf("PickingRepository.insertBackorder").map(([ref, backorder]) => [ref, backorder]),
+        [
+          [7, { order_id: "SO-1-B2", backorder_of: "SO-1", created_at: createdAt, created_by: "user-1" }],
+          [7, { order_id: "SO-1-B3", backorder_of: "SO-1", created_at: createdAt, created_by: "user-1" }]
+        ]
+      )
+      assert.deepStrictEqual(events.map((event) => event.event_type), ["order_shipped", "order_backordered"])
+      assert.deepStrictEqual(events[1].data, toOrder(made, "UTC"))
     })
   })
 

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   ClientId,
   type Content,
+  defaultSiteSettings,
   InventoryRepository,
   LocationRepository,
   type LocationWithOccupancy,
@@ -93,11 +94,7 @@ const withReceiving = <A, E>(
           ))
       }, log),
       makeTestLayer(SiteSettingsRepository)({
-        get: () =>
-          Effect.succeed({
-            putaway_on_receipt: site.putawayOnReceipt ?? false,
-            count_variance_threshold: { percent: null, units: null }
-          })
+        get: () => Effect.succeed({ ...defaultSiteSettings, putaway_on_receipt: site.putawayOnReceipt ?? false })
       }, log),
       makeTestLayer(LocationRepository)({
         lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),

@@ -1,5 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type Actor, SiteId, SiteRepository, SiteSettingsRepository, SiteSettingsService, UserId } from "@wms/core"
+import {
+  type Actor,
+  defaultSiteSettings,
+  SiteId,
+  SiteRepository,
+  SiteSettingsRepository,
+  SiteSettingsService,
+  UserId
+} from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { Effect, Layer, Option } from "effect"
 import { failure, siteActor } from "./Fixtures.js"
@@ -10,8 +18,7 @@ describe("SiteSettingsService", () => {
   const withSettings = <A, E>(log: CallLog, f: (settings: SiteSettingsService) => Effect.Effect<A, E>) =>
     Effect.flatMap(SiteSettingsService, f).pipe(Effect.provide(SiteSettingsService.Default.pipe(Layer.provide([
       makeTestLayer(SiteSettingsRepository)({
-        get: () =>
-          Effect.succeed({ putaway_on_receipt: true, count_variance_threshold: { percent: null, units: null } }),
+        get: () => Effect.succeed({ ...defaultSiteSettings, putaway_on_receipt: true }),
         put: () => Effect.void
       }, log),
       makeTestLayer(SiteRepository)({
@@ -25,20 +32,25 @@ describe("SiteSettingsService", () => {
     Effect.gen(function*() {
       const log = new CallLog()
       const read = yield* withSettings(log, (settings) => settings.get(admin, "F"))
-      assert.deepStrictEqual(read, {
-        putaway_on_receipt: true,
-        count_variance_threshold: { percent: null, units: null }
-      })
+      assert.deepStrictEqual(read, { ...defaultSiteSettings, putaway_on_receipt: true })
       yield* withSettings(log, (settings) => settings.update(admin, "F", {}))
       yield* withSettings(log, (settings) => settings.update(admin, "F", { putaway_on_receipt: false }))
       yield* withSettings(
         log,
         (settings) => settings.update(admin, "F", { count_variance_threshold: { percent: 5, units: null } })
       )
+      yield* withSettings(
+        log,
+        (settings) => settings.update(admin, "F", { reallocate_short_picks: true, backorders: true })
+      )
+      yield* withSettings(log, (settings) => settings.update(admin, "F", { count_on_short_pick: true }))
+      const stored = { ...defaultSiteSettings, putaway_on_receipt: true }
       assert.deepStrictEqual(log.argsOf("SiteSettingsRepository.put"), [
-        ["F", { putaway_on_receipt: true, count_variance_threshold: { percent: null, units: null } }],
-        ["F", { putaway_on_receipt: false, count_variance_threshold: { percent: null, units: null } }],
-        ["F", { putaway_on_receipt: true, count_variance_threshold: { percent: 5, units: null } }]
+        ["F", stored],
+        ["F", { ...stored, putaway_on_receipt: false }],
+        ["F", { ...stored, count_variance_threshold: { percent: 5, units: null } }],
+        ["F", { ...stored, reallocate_short_picks: true, backorders: true }],
+        ["F", { ...stored, count_on_short_pick: true }]
       ])
     }))
 

@@ -109,9 +109,10 @@ const storedOrder = (order: OrderToAllocate, status: StatusId): StoredOrder => (
     carrier_name: order.carrier_name,
     ship_dock: order.ship_dock,
     created_at: createdAt,
-    created_by: "user-1"
+    created_by: "user-1",
+    backorder_of: null
   },
-  lines: order.lines.map((line) => ({ ...line, qty_picked: 0, qty_shipped: 0 }))
+  lines: order.lines.map((line) => ({ ...line, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }))
 })
 
 const definition = (pickType: PickType): WaveDefinition => ({

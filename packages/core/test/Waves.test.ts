@@ -100,9 +100,10 @@ const storedOrder: StoredOrder = {
     carrier_name: null,
     ship_dock: null,
     created_at: createdAt,
-    created_by: "user-1"
+    created_by: "user-1",
+    backorder_of: null
   },
-  lines: [{ line: 1, sku_id: "A", qty: 6, qty_picked: 0, qty_shipped: 0 }]
+  lines: [{ line: 1, sku_id: "A", qty: 6, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }]
 }
 
 /**

@@ -182,6 +182,9 @@ for (const [label, server] of serverOnBothStores) {
         expect204(yield* t.P.put(`/sites/${t.p}/settings`, { count_variance_threshold: { units: 1 } }))
         assert.deepStrictEqual((yield* t.P.get(`/sites/${t.p}/settings`)).body, {
           putaway_on_receipt: false,
+          reallocate_short_picks: false,
+          backorders: false,
+          count_on_short_pick: false,
           count_variance_threshold: { percent: null, units: 1 }
         })
         const counter = yield* plainUser(t.P, t.p)

@@ -3,6 +3,7 @@ import {
   CountBelowTasked,
   CountNotFound,
   CountWrongState,
+  defaultSiteSettings,
   Forbidden,
   InvalidInput,
   isConflict,
@@ -174,10 +175,7 @@ describe("the Promise facade's warehouse cycle", () => {
           assert.instanceOf(await rejection(wms.locations.create({ loc_id: "S-1", loc_type: "Dock" })), LocationExists)
           assert.deepStrictEqual((await wms.locations.list({ zone: "A" })).map((l) => l.loc_id), ["S-1"])
 
-          assert.deepStrictEqual(await wms.sites.settings("main"), {
-            putaway_on_receipt: false,
-            count_variance_threshold: { percent: null, units: null }
-          })
+          assert.deepStrictEqual(await wms.sites.settings("main"), defaultSiteSettings)
           await wms.sites.updateSettings("main", { putaway_on_receipt: true })
           await wms.preadvices.create({ pre_advice_id: "PA-1", lines: [{ sku_id: "BOLT", qty: 6 }] })
           const report = await wms.preadvices.receive("PA-1")

@@ -208,12 +208,18 @@ for (const [label, server] of serverOnBothStores) {
         const path = `/sites/${t.p}/settings`
         assert.deepStrictEqual((yield* t.P.get(path)).body, {
           putaway_on_receipt: false,
+          reallocate_short_picks: false,
+          backorders: false,
+          count_on_short_pick: false,
           count_variance_threshold: { percent: null, units: null }
         })
         expect204(yield* t.P.put(path, { putaway_on_receipt: true }))
         expect204(yield* t.P.put(path, {}))
         assert.deepStrictEqual((yield* t.P.get(path)).body, {
           putaway_on_receipt: true,
+          reallocate_short_picks: false,
+          backorders: false,
+          count_on_short_pick: false,
           count_variance_threshold: { percent: null, units: null }
         })
         expectError(
@@ -245,6 +251,9 @@ for (const [label, server] of serverOnBothStores) {
         expectError(yield* clerk.put(path, { putaway_on_receipt: false }), 403, "Admin rights required")
         assert.deepStrictEqual((yield* t.P.get(path)).body, {
           putaway_on_receipt: true,
+          reallocate_short_picks: false,
+          backorders: false,
+          count_on_short_pick: false,
           count_variance_threshold: { percent: null, units: null }
         })
       }))

@@ -498,6 +498,19 @@ const pickFaces = Effect.gen(function*() {
   yield* sql`CREATE INDEX pick_faces_location ON pick_faces (site_id, loc_id, sku_id)`
 })
 
+// Short picks (warehouse cycle 3.6): what a short pick left to a backorder, per order line; the
+// order a backorder order was made for; and the site settings that turn re-allocation, backorders
+// and control counts on (all off).
+const shortPicks = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE order_lines ADD COLUMN qty_backordered INTEGER NOT NULL DEFAULT 0`
+  yield* sql`ALTER TABLE orders ADD COLUMN backorder_of TEXT`
+  for (const setting of ["reallocate_short_picks", "backorders", "count_on_short_pick"]) {
+    yield* sql`ALTER TABLE site_settings ADD COLUMN ${sql.literal(setting)} INTEGER NOT NULL DEFAULT 0
+      CHECK (${sql.literal(setting)} IN (0, 1))`
+  }
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -511,5 +524,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0080_idempotency_keys": idempotencyKeys,
   "0090_warehouse_cycle": warehouseCycle,
   "0100_cycle_counts": cycleCounts,
-  "0110_pick_faces": pickFaces
+  "0110_pick_faces": pickFaces,
+  "0120_short_picks": shortPicks
 }

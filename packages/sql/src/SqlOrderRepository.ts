@@ -18,16 +18,23 @@ import { inIntegers, inTexts } from "./Dialect.js"
 import { Prepared, type PreparedStatement } from "./Prepared.js"
 import { first, query, returnsRow, rows } from "./Query.js"
 
-// An order's lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped]`: one row per
+// An order's lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]`: one row per
 // order reads far fewer cells than a join repeating the header on every line.
 type OrderRowWithLines = OrderRow & { readonly lines: string | null }
 
-type LineTuple = readonly [number, string, number, number, number]
+type LineTuple = readonly [number, string, number, number, number, number]
 
 const toStored = ({ lines, ...header }: OrderRowWithLines): StoredOrder => ({
   header,
   lines: lines === null ? [] : (JSON.parse(lines) as ReadonlyArray<LineTuple>).map(
-    ([line, sku_id, qty, qty_picked, qty_shipped]): OrderLineRow => ({ line, sku_id, qty, qty_picked, qty_shipped })
+    ([line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]): OrderLineRow => ({
+      line,
+      sku_id,
+      qty,
+      qty_picked,
+      qty_shipped,
+      qty_backordered
+    })
   )
 })
 
@@ -52,8 +59,8 @@ export const layer = Layer.effect(
 
     const headerColumns = `o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
       o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date,
-      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by`
-    const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped"
+      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by, o.backorder_of`
+    const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
     const linesColumn = `(SELECT ${
       sql.onDialectOrElse({
         pg: () => `CAST(json_agg(json_build_array(${lineValues}) ORDER BY l.line) AS TEXT)`,

@@ -3,8 +3,8 @@
  * conditional UPDATE guarded by the state it expects, so two transactions can never both apply it.
  */
 import { SqlClient } from "@effect/sql"
-import { type ClaimRow, type OpenTaskCounts, PickingRepository, type StatusId } from "@wms/core"
-import { Effect, Layer } from "effect"
+import { type ClaimRow, type OpenTaskCounts, PickingRepository, Status, type StatusId } from "@wms/core"
+import { Effect, Layer, Option } from "effect"
 import { lockClause, visibleIn, windowClause } from "./Fragments.js"
 import { first, query, rows, run } from "./Query.js"
 
@@ -85,7 +85,35 @@ export const layer = Layer.effect(
         ),
       pickedClaims: (orderRef) =>
         rows(sql<ClaimRow>`SELECT * FROM claims WHERE order_ref = ${orderRef} AND status = 'picked' ORDER BY id`),
-      shipLines: (orderRef) => run(sql`UPDATE order_lines SET qty_shipped = qty_picked WHERE order_ref = ${orderRef}`)
+      shipLines: (orderRef) => run(sql`UPDATE order_lines SET qty_shipped = qty_picked WHERE order_ref = ${orderRef}`),
+      addBackordered: (orderRef, line, qty) =>
+        run(sql`UPDATE order_lines SET qty_backordered = qty_backordered + ${qty}
+          WHERE order_ref = ${orderRef} AND line = ${line}`),
+      clearBackordered: (orderRef) =>
+        run(sql`UPDATE order_lines SET qty_backordered = 0 WHERE order_ref = ${orderRef} AND qty_backordered > 0`),
+      backorderCount: (siteId, orderId) =>
+        query(
+          sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM orders
+            WHERE site_id = ${siteId} AND backorder_of = ${orderId}`,
+          ([row]) => row.n
+        ),
+      insertBackorder: (orderRef, backorder) =>
+        query(Effect.gen(function*() {
+          const inserted = yield* sql<{ id: number }>`INSERT INTO orders
+              (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
+                created_at, created_by, backorder_of)
+            SELECT site_id, client_id, ${backorder.order_id}, order_date, ${Status.Released}, customer_id,
+              ship_by_date, carrier_id, ship_dock, ${backorder.created_at}, ${backorder.created_by},
+              ${backorder.backorder_of}
+            FROM orders WHERE id = ${orderRef}
+            ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`
+          if (inserted.length === 0) return Option.none()
+          const ref = inserted[0].id
+          yield* sql`INSERT INTO order_lines (order_ref, line, sku_id, qty)
+            SELECT ${ref}, line, sku_id, qty_backordered FROM order_lines
+            WHERE order_ref = ${orderRef} AND qty_backordered > 0`
+          return Option.some(ref)
+        }))
     })
   })
 )

@@ -9,6 +9,9 @@ import { first, run } from "./Query.js"
 
 interface SiteSettingsRow {
   readonly putaway_on_receipt: number
+  readonly reallocate_short_picks: number
+  readonly backorders: number
+  readonly count_on_short_pick: number
   readonly count_variance_percent: number | null
   readonly count_variance_units: number | null
 }
@@ -21,10 +24,14 @@ export const layer = Layer.effect(
       get: (siteId) =>
         Effect.map(
           first(
-            sql<SiteSettingsRow>`SELECT putaway_on_receipt, count_variance_percent, count_variance_units
+            sql<SiteSettingsRow>`SELECT putaway_on_receipt, reallocate_short_picks, backorders,
+              count_on_short_pick, count_variance_percent, count_variance_units
               FROM site_settings WHERE site_id = ${siteId}`,
             (row): SiteSettings => ({
               putaway_on_receipt: row.putaway_on_receipt === 1,
+              reallocate_short_picks: row.reallocate_short_picks === 1,
+              backorders: row.backorders === 1,
+              count_on_short_pick: row.count_on_short_pick === 1,
               count_variance_threshold: {
                 percent: row.count_variance_percent === null ? null : Number(row.count_variance_percent),
                 units: row.count_variance_units === null ? null : Number(row.count_variance_units)
@@ -34,10 +41,14 @@ export const layer = Layer.effect(
           Option.getOrElse(() => defaultSiteSettings)
         ),
       put: (siteId, settings) =>
-        run(sql`INSERT INTO site_settings (site_id, putaway_on_receipt, count_variance_percent, count_variance_units)
-          VALUES (${siteId}, ${settings.putaway_on_receipt ? 1 : 0}, ${settings.count_variance_threshold.percent},
-            ${settings.count_variance_threshold.units})
+        run(sql`INSERT INTO site_settings (site_id, putaway_on_receipt, reallocate_short_picks, backorders,
+            count_on_short_pick, count_variance_percent, count_variance_units)
+          VALUES (${siteId}, ${settings.putaway_on_receipt ? 1 : 0}, ${settings.reallocate_short_picks ? 1 : 0},
+            ${settings.backorders ? 1 : 0}, ${settings.count_on_short_pick ? 1 : 0},
+            ${settings.count_variance_threshold.percent}, ${settings.count_variance_threshold.units})
           ON CONFLICT (site_id) DO UPDATE SET putaway_on_receipt = excluded.putaway_on_receipt,
+            reallocate_short_picks = excluded.reallocate_short_picks, backorders = excluded.backorders,
+            count_on_short_pick = excluded.count_on_short_pick,
             count_variance_percent = excluded.count_variance_percent,
             count_variance_units = excluded.count_variance_units`)
     })

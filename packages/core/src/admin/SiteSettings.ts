@@ -31,6 +31,12 @@ export type CountVarianceThreshold = typeof CountVarianceThreshold.Type
 export const SiteSettings = Schema.Struct({
   /** Whether `POST /preadvices/:id/receive` makes putaway tasks when its body does not say. */
   putaway_on_receipt: Schema.Boolean,
+  /** Whether a short pick re-allocates its shortfall when its confirmation does not say. */
+  reallocate_short_picks: Schema.Boolean,
+  /** Whether what a short pick leaves uncovered ships later as a backorder order. */
+  backorders: Schema.Boolean,
+  /** Whether a short pick opens a control count of the location it was short at. */
+  count_on_short_pick: Schema.Boolean,
   count_variance_threshold: CountVarianceThreshold
 })
 export type SiteSettings = typeof SiteSettings.Type
@@ -38,12 +44,18 @@ export type SiteSettings = typeof SiteSettings.Type
 /** The settings of a site that never changed them. */
 export const defaultSiteSettings: SiteSettings = {
   putaway_on_receipt: false,
+  reallocate_short_picks: false,
+  backorders: false,
+  count_on_short_pick: false,
   count_variance_threshold: { percent: null, units: null }
 }
 
 /** The body of `PUT /sites/:id/settings`: the fields present change, the others stay. */
 export const SiteSettingsUpdate = Schema.Struct({
   putaway_on_receipt: Schema.optional(Schema.Boolean),
+  reallocate_short_picks: Schema.optional(Schema.Boolean),
+  backorders: Schema.optional(Schema.Boolean),
+  count_on_short_pick: Schema.optional(Schema.Boolean),
   /** Replaces both limits: an omitted one becomes null (unset). */
   count_variance_threshold: Schema.optional(Schema.Struct({
     percent: Schema.optionalWith(Schema.NullOr(Percent), { default: () => null }),

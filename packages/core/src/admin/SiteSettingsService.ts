@@ -40,6 +40,9 @@ export class SiteSettingsService extends Effect.Service<SiteSettingsService>()("
         const current = yield* settings.get(id)
         yield* settings.put(id, {
           putaway_on_receipt: patch.putaway_on_receipt ?? current.putaway_on_receipt,
+          reallocate_short_picks: patch.reallocate_short_picks ?? current.reallocate_short_picks,
+          backorders: patch.backorders ?? current.backorders,
+          count_on_short_pick: patch.count_on_short_pick ?? current.count_on_short_pick,
           count_variance_threshold: patch.count_variance_threshold ?? current.count_variance_threshold
         })
       }))

@@ -50,6 +50,7 @@ import {
   LocationHasInbound,
   siteUserRequired
 } from "./Errors.js"
+import { openCount } from "./Open.js"
 import { tally, type TallyLine, targets, withinThreshold } from "./Tally.js"
 
 /** The reason of a count that applies at once, every line within the threshold: a counting slip. */
@@ -166,34 +167,6 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       return yield* toRecord(actor, found.value)
     })
 
-    /** Stores a new Open count of a managed location; 409 when the location has one that is not over. */
-    const open = Effect.fnUntraced(function*(
-      actor: Actor,
-      locId: string,
-      fields: Pick<StoredCount, "sku_id" | "blind" | "assignee" | "reason">,
-      createdAt: string
-    ) {
-      const count = {
-        site_id: actor.scope.site_id,
-        loc_id: locId,
-        ...fields,
-        status_id: Status.Open,
-        count_index: 1,
-        created_by: actor.userId,
-        created_at: createdAt
-      } as const
-      const id = yield* repository.insert(count)
-      return Option.map(id, (countId): StoredCount => ({
-        ...count,
-        id: countId,
-        location_status: null,
-        reason_code: null,
-        released_at: null,
-        completed_at: null,
-        approved_by: null
-      }))
-    })
-
     const create = Effect.fnUntraced(function*(actor: Actor, request: NewCountRequest) {
       yield* requireSiteUser(actor)
       if (request.sku_id !== null && Option.isNone(yield* skus.find(actor.scope.site_id, request.sku_id))) {
@@ -201,7 +174,7 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       }
       const [location] = yield* locations.lockMany(actor.scope.site_id, [request.loc_id], "share")
       if (location === undefined) return yield* new LocationNotFound({ locId: request.loc_id })
-      const count = yield* open(actor, request.loc_id, {
+      const count = yield* openCount(repository, actor, request.loc_id, {
         sku_id: request.sku_id,
         blind: request.blind,
         assignee: request.assignee,
@@ -221,7 +194,12 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       const planned: Array<CountRecord> = []
       for (const locId of locIds) {
         // A location another process began counting in the meantime is left to that count.
-        const count = yield* open(actor, locId, { sku_id: null, blind: false, assignee: null, reason: null }, createdAt)
+        const count = yield* openCount(repository, actor, locId, {
+          sku_id: null,
+          blind: false,
+          assignee: null,
+          reason: null
+        }, createdAt)
         if (Option.isSome(count)) planned.push(yield* toRecord(actor, count.value))
       }
       return planned

@@ -13,7 +13,12 @@ export const OrderLine = Schema.Struct({
   sku_id: Schema.String,
   qty: Schema.Number,
   qty_picked: Schema.Number,
-  qty_shipped: Schema.Number
+  qty_shipped: Schema.Number,
+  /**
+   * What short picks left to a backorder order, made when the order ships: only on a line that has
+   * some, so that a site without backorders answers as before they existed.
+   */
+  qty_backordered: Schema.optional(Schema.Number)
 })
 export type OrderLine = typeof OrderLine.Type
 
@@ -28,7 +33,9 @@ const orderHeader = {
   carrier: Schema.NullOr(Schema.String),
   ship_dock: Schema.NullOr(Schema.String),
   creation_datetime: Schema.String,
-  created_by: Schema.String
+  created_by: Schema.String,
+  /** On a backorder order only: the order whose short picks it ships. */
+  backorder_of: Schema.optional(Schema.String)
 }
 
 /** An order as `GET /orders/:id` shows it (§2.2). */

@@ -22,6 +22,7 @@ export interface OrderRow {
   /** UTC ISO text. */
   readonly created_at: string
   readonly created_by: string
+  readonly backorder_of: string | null
 }
 
 /** An order line as stored. */
@@ -31,6 +32,7 @@ export interface OrderLineRow {
   readonly qty: number
   readonly qty_picked: number
   readonly qty_shipped: number
+  readonly qty_backordered: number
 }
 
 /** An order with its lines, ordered by line number. */

@@ -23,29 +23,36 @@ const creationDateTime = (instant: string, timeZone: string) =>
 const customerName = (row: OrderRow) =>
   row.customer_name === null ? "" : composeCustomerName(row.customer_name, row.customer_town)
 
-const toLine = (orderId: string, row: OrderLineRow): OrderLine => ({
-  order_id: orderId,
-  line: row.line,
-  sku_id: row.sku_id,
-  qty: row.qty,
-  qty_picked: row.qty_picked,
-  qty_shipped: row.qty_shipped
-})
+/** A line as the API shows it; `qty_backordered` only on a line a short pick backordered some of. */
+const toLine = (orderId: string, row: OrderLineRow): OrderLine => {
+  const line = {
+    order_id: orderId,
+    line: row.line,
+    sku_id: row.sku_id,
+    qty: row.qty,
+    qty_picked: row.qty_picked,
+    qty_shipped: row.qty_shipped
+  }
+  return row.qty_backordered === 0 ? line : { ...line, qty_backordered: row.qty_backordered }
+}
 
-/** The header of an order as the API shows it, without lines. */
-export const toOrderHeader = (row: OrderRow, timeZone: string) => ({
-  order_id: row.order_id,
-  client_id: row.client_id,
-  order_date: row.order_date,
-  order_status: statusObject(row.status_id as StatusId),
-  order_status_description: describeStatus(row.status_id),
-  customer: row.customer_id === null ? null : { id: row.customer_id, name: customerName(row) },
-  ship_by_date: row.ship_by_date,
-  carrier: row.carrier_name,
-  ship_dock: row.ship_dock,
-  creation_datetime: creationDateTime(row.created_at, timeZone),
-  created_by: row.created_by
-})
+/** The header of an order as the API shows it, without lines; `backorder_of` on a backorder order only. */
+export const toOrderHeader = (row: OrderRow, timeZone: string) => {
+  const header = {
+    order_id: row.order_id,
+    client_id: row.client_id,
+    order_date: row.order_date,
+    order_status: statusObject(row.status_id as StatusId),
+    order_status_description: describeStatus(row.status_id),
+    customer: row.customer_id === null ? null : { id: row.customer_id, name: customerName(row) },
+    ship_by_date: row.ship_by_date,
+    carrier: row.carrier_name,
+    ship_dock: row.ship_dock,
+    creation_datetime: creationDateTime(row.created_at, timeZone),
+    created_by: row.created_by
+  }
+  return row.backorder_of === null ? header : { ...header, backorder_of: row.backorder_of }
+}
 
 /** An order as `GET /orders/:id` shows it. */
 export const toOrder = ({ header, lines }: StoredOrder, timeZone: string): Order => ({

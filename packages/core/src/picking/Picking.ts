@@ -6,25 +6,29 @@
  * call; concurrent confirmations of one task close it once.
  */
 import { Clock, Effect, Option, Schema } from "effect"
+import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
 import { CountRepository } from "../counts/CountRepository.js"
+import { LocationRepository } from "../locations/LocationRepository.js"
 import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { OrderNotFound } from "../orders/Errors.js"
-import { OrderRepository } from "../orders/OrderRepository.js"
+import { OrderRepository, type OrderRow } from "../orders/OrderRepository.js"
 import { toOrder } from "../orders/OrderView.js"
 import { Replenishment } from "../replenishment/Replenishment.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
-import { RecordIdFromPath, TimeZone } from "../shared/Formats.js"
+import { formatDate, RecordIdFromPath, TimeZone } from "../shared/Formats.js"
 import { Status, type StatusId } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import { ListWindow } from "../shared/Window.js"
 import { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
+import { ShortPickReasonCode } from "../stock/ReasonCode.js"
 import { toTask } from "../waves/TaskView.js"
 import { WaveRepository } from "../waves/WaveRepository.js"
 import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
+import { openControlCount, reallocate, wantsControlCount } from "./ShortPick.js"
 
 /** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
 export const TaskQuery = Schema.Struct({
@@ -40,11 +44,20 @@ const PickedQuantity = Schema.Number.pipe(
   })
 )
 
-/** The body of `POST /tasks/:id/confirm`; without `qty` the task's whole quantity is picked. */
+/**
+ * The body of `POST /tasks/:id/confirm`; without `qty` the task's whole quantity is picked. A
+ * short pick re-allocates its shortfall when `reallocate` says so, else when the site's
+ * `reallocate_short_picks` does; `reason_code` is kept on its Lost transaction.
+ */
 export const ConfirmTaskRequest = Schema.Struct({
-  qty: Schema.optionalWith(Schema.NullOr(PickedQuantity), { default: () => null })
+  qty: Schema.optionalWith(Schema.NullOr(PickedQuantity), { default: () => null }),
+  reallocate: Schema.optionalWith(Schema.NullOr(Schema.Boolean), { default: () => null }),
+  reason_code: Schema.optionalWith(Schema.NullOr(ShortPickReasonCode), { default: () => null })
 })
 export type ConfirmTaskRequest = typeof ConfirmTaskRequest.Type
+
+/** A confirmation as the service takes it: a caller that does not short-pick may leave out the rest. */
+export type ConfirmTask = Pick<ConfirmTaskRequest, "qty"> & Partial<ConfirmTaskRequest>
 
 /**
  * The statuses after a confirmation, from the open tasks left: an order is In Progress until none
@@ -70,13 +83,15 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
     const replenishment = yield* Replenishment
+    const siteSettings = yield* SiteSettingsRepository
+    const locations = yield* LocationRepository
 
     const tasks = Effect.fnUntraced(function*(actor: Actor, query: TaskQuery) {
       const { limit, offset, ...filter } = query
       return (yield* picking.openTasks(actor.scope, filter, { limit, offset })).map((claim) => toTask(claim, timeZone))
     })
 
-    const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmTaskRequest) {
+    const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmTask) {
       const seen = yield* picking.findOpenTask(actor.scope, taskId)
       if (Option.isNone(seen)) return yield* new TaskNotFound({ taskId })
       // Locks in the order the writers of waves and orders take them (wave, order, claim, content),
@@ -95,12 +110,20 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
           onSome: Effect.succeed
         })
       )
+      const now = yield* Clock.currentTimeMillis
+      const createdAt = new Date(now).toISOString()
+      const short = task.qty - picked
+      // The settings matter only to a short pick: a whole one reads none of them.
+      const settings = short > 0 ? yield* siteSettings.get(task.site_id) : undefined
+      // Before the task closes: closing it with nothing picked would remove a claimset it leaves empty.
+      const covered = settings !== undefined && (request.reallocate ?? settings.reallocate_short_picks)
+        ? yield* reallocate({ waves, inventory }, task, short, formatDate(now, timeZone), createdAt)
+        : 0
       if (!(yield* picking.closeTask(taskId, picked))) return yield* new TaskNotFound({ taskId })
       // What was picked and what was short both leave the content, and its allocation with them.
       yield* picking.takeAllocated(content.content_id, task.qty)
       // A pick tasked before its location's count was released is that count's in-flight change.
       yield* counts.addInFlight(content, -task.qty)
-      const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       const stock = {
         site_id: task.site_id,
         client_id: task.client_id,
@@ -121,10 +144,15 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
         }))
         yield* picking.addPicked(task.order_ref, task.line_id, picked)
       }
-      const short = task.qty - picked
       if (short > 0) {
         const notes = `Short pick of task ${taskId}`
-        entries.push(Ledger.entry("Lost", stock, { ...ofTask, qty: short, from: content.loc_id, notes }))
+        entries.push(Ledger.entry("Lost", stock, {
+          ...ofTask,
+          qty: short,
+          from: content.loc_id,
+          notes,
+          ...(request.reason_code == null ? {} : { reason_code: request.reason_code })
+        }))
         yield* inventory.insertLostAndFound({
           site_id: content.site_id,
           client_id: content.client_id,
@@ -139,9 +167,17 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
         })
       }
       yield* inventory.appendTransactions(entries)
+      // With backorders on, what re-allocation did not cover ships later as a backorder order.
+      const backordered = settings?.backorders === true ? short - covered : 0
+      if (backordered > 0) yield* picking.addBackordered(task.order_ref, task.line_id, backordered)
       const next = progress(
         yield* picking.openTaskCounts({ orderRef: task.order_ref, claimsetId: task.claimset_id, waveId: task.wave_id })
       )
+      // An order with nothing picked is Released again, whole: a new wave takes all of it, so none is backordered.
+      if (backordered > 0 && next.order === Status.Released) yield* picking.clearBackordered(task.order_ref)
+      if (settings?.count_on_short_pick === true && wantsControlCount(request.reason_code ?? null)) {
+        yield* openControlCount({ locations, counts }, actor, task, createdAt)
+      }
       yield* waves.setOrderStatuses(new Map([[task.order_ref, next.order]]))
       yield* picking.setClaimsetStatus(task.claimset_id, next.claimset)
       yield* waves.setStatus(task.wave_id, next.wave)
@@ -186,7 +222,36 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
         client_id: shipped.value.header.client_id,
         data: toOrder(shipped.value, timeZone)
       })
+      if (shipped.value.lines.some((line) => line.qty_backordered > 0)) {
+        yield* backorder(actor, shipped.value.header, createdAt)
+      }
     }, atomically)
+
+    /**
+     * The backorder order of a shipped order whose short picks left some of it uncovered: a Released
+     * copy named `<order_id>-B<n>`, where the order id is that of the first order of the chain, so
+     * every backorder of an order, and of its backorders, is one of its own, numbered in turn.
+     */
+    const backorder = Effect.fnUntraced(function*(actor: Actor, header: OrderRow, createdAt: string) {
+      const original = header.backorder_of ?? header.order_id
+      for (let n = (yield* picking.backorderCount(actor.scope.site_id, original)) + 1;; n++) {
+        // An id a client took for an order of its own is skipped.
+        const ref = yield* picking.insertBackorder(header.ref, {
+          order_id: `${original}-B${n}`,
+          backorder_of: original,
+          created_at: createdAt,
+          created_by: actor.userId
+        })
+        if (Option.isNone(ref)) continue
+        const [made] = yield* orders.findMany([ref.value])
+        return yield* events.publish({
+          event_type: "order_backordered",
+          site_id: actor.scope.site_id,
+          client_id: header.client_id,
+          data: toOrder(made, timeZone)
+        })
+      }
+    })
 
     return { tasks, confirm, ship } as const
   })

@@ -56,4 +56,21 @@ export class PickingRepository extends Context.Tag("@wms/core/PickingRepository"
   readonly pickedClaims: (orderRef: number) => Effect.Effect<ReadonlyArray<ClaimRow>>
   /** Sets `qty_shipped` to `qty_picked` on every line of the order. */
   readonly shipLines: (orderRef: number) => Effect.Effect<void>
+  /** Raises `qty_backordered` of an order line. */
+  readonly addBackordered: (orderRef: number, line: number, qty: number) => Effect.Effect<void>
+  /** Sets `qty_backordered` to 0 on every line of the order. */
+  readonly clearBackordered: (orderRef: number) => Effect.Effect<void>
+  /** How many orders of the site are backorders of `orderId`. */
+  readonly backorderCount: (siteId: string, orderId: string) => Effect.Effect<number>
+  /**
+   * Inserts a Released copy of the order's header (owner, customer, carrier, dock and dates) as
+   * `backorder.order_id` with a line of `qty_backordered` for every line that has some; none when
+   * that id is taken on the site. Yields the new order's key.
+   */
+  readonly insertBackorder: (orderRef: number, backorder: {
+    readonly order_id: string
+    readonly backorder_of: string
+    readonly created_at: string
+    readonly created_by: string
+  }) => Effect.Effect<Option.Option<number>>
 }>() {}

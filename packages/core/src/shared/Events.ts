@@ -12,7 +12,8 @@ export const EventTypes = [
   "wave_started",
   "preadvice_received",
   "count_pending_approval",
-  "count_completed"
+  "count_completed",
+  "order_backordered"
 ] as const
 export type EventType = typeof EventTypes[number]
 

@@ -13,3 +13,15 @@ const isReasonCode = (s: string): s is ReasonCode => (ReasonCodes as ReadonlyArr
 export const ReasonCode = Schema.String.pipe(
   Schema.filter(isReasonCode, { message: () => `must be one of ${ReasonCodes.join(", ")}` })
 )
+
+/** The reasons a short pick names: those of a correction, and that the stock was not there. */
+export const ShortPickReasonCodes = [...ReasonCodes, "StockOut"] as const
+export type ShortPickReasonCode = typeof ShortPickReasonCodes[number]
+
+const isShortPickReasonCode = (s: string): s is ShortPickReasonCode =>
+  (ShortPickReasonCodes as ReadonlyArray<string>).includes(s)
+
+/** The reason of a short pick; another value is a 400 naming the valid ones. */
+export const ShortPickReasonCode = Schema.String.pipe(
+  Schema.filter(isShortPickReasonCode, { message: () => `must be one of ${ShortPickReasonCodes.join(", ")}` })
+)

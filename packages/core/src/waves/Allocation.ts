@@ -309,3 +309,51 @@ export const allocate = (
   stock: ReadonlyArray<StockToAllocate>,
   strategy: AllocationStrategy
 ): AllocationPlan => makeAllocator(stock, strategy)(orders)
+
+/** What a short pick's order line still wants: `qty` of its SKU from stock of its client. */
+export interface Shortfall {
+  readonly order_ref: number
+  readonly order_id: string
+  readonly line_id: number
+  readonly client_id: string | null
+  readonly sku_id: string
+  readonly qty: number
+  /** Where the shorted task took its stock: the re-allocation's tasks go there too. */
+  readonly to_loc_id: string
+}
+
+/**
+ * The claims that cover a shortfall from `stock`, by the same FEFO rule as a wave (warehouse cycle
+ * 3.6 S2); they may cover less than it. Every claim has claimset index 0: the caller puts them in
+ * the shorted task's claimset.
+ */
+export const allocateShortfall = (
+  shortfall: Shortfall,
+  stock: ReadonlyArray<StockToAllocate>,
+  today: string
+): ReadonlyArray<PlannedClaim> => {
+  const bySku = queuesOf(stock, today).get(shortfall.client_id ?? "")
+  const queue = bySku?.get(shortfall.sku_id)
+  if (queue === undefined) return []
+  const plan: PlanInProgress = { claimsets: [], claims: [], allocatedByContent: new Map(), orderStatuses: new Map() }
+  const order: OrderToAllocate = {
+    order_ref: shortfall.order_ref,
+    order_id: shortfall.order_id,
+    order_date: null,
+    ship_by_date: null,
+    client_id: shortfall.client_id,
+    ship_dock: shortfall.to_loc_id,
+    customer_name: null,
+    carrier_name: null,
+    lines: []
+  }
+  allocateLine(
+    plan,
+    order,
+    { line: shortfall.line_id, sku_id: shortfall.sku_id, qty: shortfall.qty },
+    queue,
+    shortfall.to_loc_id,
+    () => 0
+  )
+  return plan.claims
+}

@@ -56,7 +56,7 @@ const eventWindow = 5_000
 const eventBatch = 200
 
 /** The Allocate or Deallocate transaction of a claim. */
-const claimEntry = (type: "Allocate" | "Deallocate", claim: Omit<ClaimRow, "id">, createdAt: string) =>
+export const claimEntry = (type: "Allocate" | "Deallocate", claim: Omit<ClaimRow, "id">, createdAt: string) =>
   Ledger.entry(type, claim, {
     qty: claim.qty,
     from: claim.from_loc_id,

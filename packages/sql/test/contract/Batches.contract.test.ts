@@ -309,6 +309,9 @@ onEachStore("batches", (it) => {
       assert.deepStrictEqual(yield* orders.insertLines(ref, lines), [])
       assert.deepStrictEqual(yield* orders.insertLines(ref, lines.slice(0, 3)), [1, 2, 3])
       const stored = Option.getOrThrow(yield* orders.find(t.site.scope, "LONG"))
-      assert.deepStrictEqual(stored.lines, lines.map((line) => ({ ...line, qty_picked: 0, qty_shipped: 0 })))
+      assert.deepStrictEqual(
+        stored.lines,
+        lines.map((line) => ({ ...line, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }))
+      )
     }))
 })

@@ -142,27 +142,19 @@ onEachStore("SiteSettingsRepository", (it) => {
       const t = yield* makeTenants
       const siteId = t.site.owner.site_id
       assert.deepStrictEqual(yield* settings.get(siteId), defaultSiteSettings)
-      yield* settings.put(siteId, {
-        putaway_on_receipt: true,
-        count_variance_threshold: { percent: null, units: null }
-      })
-      assert.deepStrictEqual(yield* settings.get(siteId), {
-        putaway_on_receipt: true,
-        count_variance_threshold: { percent: null, units: null }
-      })
+      yield* settings.put(siteId, { ...defaultSiteSettings, putaway_on_receipt: true })
+      assert.deepStrictEqual(yield* settings.get(siteId), { ...defaultSiteSettings, putaway_on_receipt: true })
       assert.deepStrictEqual(yield* settings.get(t.other.owner.site_id), defaultSiteSettings)
-      yield* settings.put(siteId, { putaway_on_receipt: false, count_variance_threshold: { percent: 2.5, units: 3 } })
-      assert.deepStrictEqual(yield* settings.get(siteId), {
-        putaway_on_receipt: false,
+      const shortPicks = {
+        ...defaultSiteSettings,
+        reallocate_short_picks: true,
+        backorders: true,
+        count_on_short_pick: true,
         count_variance_threshold: { percent: 2.5, units: 3 }
-      })
-      yield* settings.put(siteId, {
-        putaway_on_receipt: true,
-        count_variance_threshold: { percent: null, units: null }
-      })
-      assert.deepStrictEqual(yield* settings.get(siteId), {
-        putaway_on_receipt: true,
-        count_variance_threshold: { percent: null, units: null }
-      })
+      }
+      yield* settings.put(siteId, shortPicks)
+      assert.deepStrictEqual(yield* settings.get(siteId), shortPicks)
+      yield* settings.put(siteId, { ...defaultSiteSettings, putaway_on_receipt: true })
+      assert.deepStrictEqual(yield* settings.get(siteId), { ...defaultSiteSettings, putaway_on_receipt: true })
     }))
 })

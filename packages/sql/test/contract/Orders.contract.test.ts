@@ -14,7 +14,14 @@ import {
   waitsForCommit
 } from "./Contract.js"
 
-const line = (n: number, sku_id: string, qty: number) => ({ line: n, sku_id, qty, qty_picked: 0, qty_shipped: 0 })
+const line = (n: number, sku_id: string, qty: number) => ({
+  line: n,
+  sku_id,
+  qty,
+  qty_picked: 0,
+  qty_shipped: 0,
+  qty_backordered: 0
+})
 
 onEachStore("OrderRepository", (it) => {
   it.effect("inserts an order once per site and yields its key as a number", () =>
@@ -79,7 +86,8 @@ onEachStore("OrderRepository", (it) => {
           carrier_name: "Carrier",
           ship_dock: "",
           created_at: "2030-01-01T08:00:00.000Z",
-          created_by: "tester"
+          created_by: "tester",
+          backorder_of: null
         },
         lines: [line(1, "A", 1), line(3, "it's \"quoted\" — ünïcode", 2147483647), line(20, "123", 5)]
       }
@@ -97,7 +105,8 @@ onEachStore("OrderRepository", (it) => {
           carrier_name: null,
           ship_dock: null,
           created_at: "2030-01-01T08:00:00.000Z",
-          created_by: "tester"
+          created_by: "tester",
+          backorder_of: null
         },
         lines: []
       }

@@ -152,6 +152,52 @@ onEachStore("PickingRepository", (it) => {
       assert.deepStrictEqual((yield* lines()).map((l) => [l.qty_picked, l.qty_shipped]), [[5, 5], [1, 1]])
     }))
 
+  it.effect("backorders lines, clears them, and copies an order with its backordered lines as a backorder", () =>
+    Effect.gen(function*() {
+      const picking = yield* PickingRepository
+      const orders = yield* OrderRepository
+      const t = yield* makeTenants
+      const ref = yield* insertOrder(t.site.owner, "BO-1", [["A", 5], ["B", 5], ["C", 2]], {
+        order_date: "2030-01-01",
+        ship_by_date: "2030-01-09",
+        ship_dock: "D-2"
+      })
+      const lines = (orderId: string) =>
+        Effect.map(orders.find(t.site.scope, orderId), (o) => Option.getOrThrow(o).lines)
+      yield* picking.addBackordered(ref, 1, 2)
+      yield* picking.addBackordered(ref, 1, 1)
+      yield* picking.addBackordered(ref, 3, 2)
+      assert.deepStrictEqual((yield* lines("BO-1")).map((l) => l.qty_backordered), [3, 0, 2])
+      assert.strictEqual(yield* picking.backorderCount(t.site.owner.site_id, "BO-1"), 0)
+
+      const made = { backorder_of: "BO-1", created_at: "2030-01-02T08:00:00.000Z", created_by: "picker" }
+      const copy = yield* picking.insertBackorder(ref, { ...made, order_id: "BO-1-B1" })
+      assert.isTrue(Option.isSome(copy))
+      // The id is taken now: none, and nothing written.
+      assert.isTrue(Option.isNone(yield* picking.insertBackorder(ref, { ...made, order_id: "BO-1-B1" })))
+      const backorder = Option.getOrThrow(yield* orders.find(t.site.scope, "BO-1-B1"))
+      const original = Option.getOrThrow(yield* orders.find(t.site.scope, "BO-1"))
+      assert.deepStrictEqual(backorder.header, {
+        ...original.header,
+        ref: Option.getOrThrow(copy),
+        order_id: "BO-1-B1",
+        status_id: 14,
+        created_at: made.created_at,
+        created_by: "picker",
+        backorder_of: "BO-1"
+      })
+      assert.deepStrictEqual(backorder.lines, [
+        { line: 1, sku_id: "A", qty: 3, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 },
+        { line: 3, sku_id: "C", qty: 2, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }
+      ])
+      assert.strictEqual(yield* picking.backorderCount(t.site.owner.site_id, "BO-1"), 1)
+      // Counted per site.
+      assert.strictEqual(yield* picking.backorderCount(t.other.owner.site_id, "BO-1"), 0)
+
+      yield* picking.clearBackordered(ref)
+      assert.deepStrictEqual((yield* lines("BO-1")).map((l) => l.qty_backordered), [0, 0, 0])
+    }))
+
   it.effect("sets a claimset's status, and locks a wave yielding its status", () =>
     Effect.gen(function*() {
       const picking = yield* PickingRepository
