@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import createClient from "openapi-fetch"
-import openapiTS, { astToString } from "openapi-typescript"
+import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript"
 import ts from "typescript"
 import { freshSqliteFile } from "../../../testing/databases.js"
 import { startServer } from "../../../testing/processes.js"
@@ -100,7 +100,9 @@ const typeErrors = (directory: string) => {
 it.scopedLive("a client generated from /openapi.json type-checks and calls the server", () =>
   Effect.gen(function*() {
     const server = yield* startServer(`sqlite:${yield* freshSqliteFile}`)
-    const document = yield* Effect.promise(() => fetch(`${server.url}/openapi.json`).then((r) => r.json()))
+    const document = yield* Effect.promise(() =>
+      fetch(`${server.url}/openapi.json`).then((r) => r.json() as Promise<OpenAPI3>)
+    )
     const directory = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "wms-generated-client-"))),
       (made) => Effect.sync(() => rmSync(made, { recursive: true, force: true }))
@@ -111,7 +113,7 @@ it.scopedLive("a client generated from /openapi.json type-checks and calls the s
     assert.deepStrictEqual(typeErrors(directory), [])
 
     // The scheme of the `site` header, as the document declares it.
-    const site = document.components.securitySchemes.site
+    const site = document.components?.securitySchemes?.site as { type: string; in: string; name: string }
     assert.deepStrictEqual([site.type, site.in], ["apiKey", "header"])
     const javascript = ts.transpileModule(program, {
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext }
