@@ -5,9 +5,11 @@
  * than the engine's own work (README, Performance); this front costs little and runs the same
  * pieces in the same order: the declared endpoint's route, schemas, security and success status,
  * the security check (`actorOf`), the body's checks (`JsonBody`, `StrictBody`), the orders table's
- * entries (a list read with a `limit` counted for its `X-Total-Count`, `TotalCount`), the error answers (`answerTo`), the access line and metrics (`recordRequest`). A request it does not recognize exactly goes to the
- * `HttpApi` untouched: another route or method, a path segment the router would decode or refuse
- * (`%`, `;`, `#`, over 100 characters), a query with escapes, a body that is not JSON.
+ * entries (a list read with a `limit` counted for its `X-Total-Count`, `TotalCount`), the error
+ * answers (`answerTo`), the access line and metrics (`recordRequest`). A request it does not
+ * recognize exactly goes to the `HttpApi` untouched: another route or method, a path segment the
+ * router would decode or refuse (`%`, `;`, `#`, over 100 characters), a query with escapes, a body
+ * that is not JSON.
  */
 import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpMethod } from "@effect/platform"
 import { type Actor, Administration, InvalidInput, withListTotal } from "@wms/core"
