@@ -2,8 +2,9 @@
  * The node:http front of the hot routes (`HotRoutes`) answers exactly as the `HttpApi` behind it:
  * the same requests, hostile ones included, go to the bundled server (front in place) and to the
  * bare `HttpApi` app, each on its own database seeded alike, and every answer must match (status,
- * content type, `Retry-After`, `Preference-Applied`, body, request id). Then the body limit of the front, which the differential run
- * cannot reach cheaply: a declared and a chunked body over 1 MiB.
+ * content type, `Retry-After`, `Preference-Applied`, `Location`, `X-Total-Count`, body, request id).
+ * Then the body limit of the front, which the differential run cannot reach cheaply: a declared and
+ * a chunked body over 1 MiB.
  */
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -34,6 +35,7 @@ const comparable = (answer: Answer) => {
     retryAfter: answer.headers["retry-after"],
     preferenceApplied: answer.headers["preference-applied"],
     location: answer.headers["location"],
+    totalCount: answer.headers["x-total-count"],
     hasRequestId: typeof answer.headers["x-request-id"] === "string",
     body
   }

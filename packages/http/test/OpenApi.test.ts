@@ -7,6 +7,7 @@ interface Operation {
   readonly summary?: string
   readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
   readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
+  readonly responses: Record<string, { readonly headers?: Record<string, unknown> }>
 }
 
 const spec = OpenApi.fromApi(WarehouseApi) as unknown as {
@@ -56,6 +57,21 @@ describe("the OpenAPI document", () => {
       const taken = route.startsWith("POST ") && route !== "POST /login" && route !== "POST /import/{kind}"
       assert.strictEqual(declared, taken, route)
     }
+  })
+
+  it("declares X-Total-Count on the 200 of every list that takes limit, and nowhere else", () => {
+    const lists = operations.filter(({ operation }) =>
+      operation.parameters?.some((parameter) => parameter.name === "limit" && parameter.in === "query")
+    ).map(({ route }) => route)
+    const counted = operations.filter(({ operation }) =>
+      Object.values(operation.responses).some((response) => response.headers?.["X-Total-Count"] !== undefined)
+    ).map(({ operation, route }) => {
+      assert.deepStrictEqual(Object.keys(operation.responses["200"]?.headers ?? {}), ["X-Total-Count"], route)
+      return route
+    })
+    assert.deepStrictEqual(counted, lists)
+    assert.strictEqual(lists.length, 29)
+    assert.isTrue(lists.every((route) => route.startsWith("GET ")))
   })
 
   it("declares the import's body and the export's answer as CSV or NDJSON, with no JSON body parameters", () => {

@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { type Carrier, CarrierRepository } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { lockClause, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, insertReturningKey, returnsRow, rows, run } from "./Query.js"
 
 export const layer = Layer.effect(
@@ -15,8 +16,11 @@ export const layer = Layer.effect(
 
     return CarrierRepository.of({
       list: (siteId, window) =>
-        rows(sql<Carrier>`SELECT ${columns} FROM carriers WHERE site_id = ${siteId}
-          ORDER BY id ${windowClause(sql, window)}`),
+        rows(
+          counted(sql, window, (page, total) =>
+            sql<Carrier>`SELECT ${columns}${total} FROM carriers WHERE site_id = ${siteId}
+            ORDER BY id ${windowClause(sql, page)}`)
+        ),
       find: (id, lock) =>
         first(sql<Carrier>`SELECT ${columns} FROM carriers WHERE id = ${id} ${lockClause(sql, lock)}`),
       insert: (siteId, input) => insertReturningKey(sql, "carriers", { site_id: siteId, ...input }),

@@ -16,6 +16,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { chunked } from "./Batches.js"
 import { byBytes, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, query, rows, run } from "./Query.js"
 
 interface CountRow extends Omit<StoredCount, "blind"> {
@@ -71,20 +72,21 @@ export const layer = Layer.effect(
         ),
       list: (siteId, filter: CountFilter, window) =>
         rows(
-          sql<CountRow>`SELECT ${columns} FROM counts c
+          counted(sql, window, (page, total) =>
+            sql<CountRow>`SELECT ${columns}${total} FROM counts c
             ${
-            filter.zone === undefined
-              ? sql.literal("")
-              : sql`JOIN locations l ON l.site_id = c.site_id AND l.loc_id = c.loc_id AND l.zone = ${filter.zone}`
-          }
+              filter.zone === undefined
+                ? sql.literal("")
+                : sql`JOIN locations l ON l.site_id = c.site_id AND l.loc_id = c.loc_id AND l.zone = ${filter.zone}`
+            }
             WHERE ${
-            sql.and([
-              sql`c.site_id = ${siteId}`,
-              ...(filter.status_id === undefined ? [] : [sql`c.status_id = ${filter.status_id}`]),
-              ...(filter.loc_id === undefined ? [] : [sql`c.loc_id = ${filter.loc_id}`])
-            ])
-          }
-            ORDER BY c.id ${windowClause(sql, window)}`,
+              sql.and([
+                sql`c.site_id = ${siteId}`,
+                ...(filter.status_id === undefined ? [] : [sql`c.status_id = ${filter.status_id}`]),
+                ...(filter.loc_id === undefined ? [] : [sql`c.loc_id = ${filter.loc_id}`])
+              ])
+            }
+            ORDER BY c.id ${windowClause(sql, page)}`),
           toCount
         ),
       planCandidates: (siteId, filter, max) =>

@@ -14,6 +14,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { inTexts } from "./Dialect.js"
 import { byBytes, lockClause, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import * as Prepared from "./Prepared.js"
 import { query, returnsRow, run } from "./Query.js"
 
@@ -191,16 +192,17 @@ export const layer = Layer.effect(
     return LocationRepository.of({
       list: (siteId, filter, window) =>
         read(
-          sql<LocationRow>`SELECT ${selectColumns} FROM locations
+          counted(sql, window, (page, total) =>
+            sql<LocationRow>`SELECT ${selectColumns}${total} FROM locations
             WHERE ${
-            sql.and([
-              sql`site_id = ${siteId}`,
-              ...(filter.zone === undefined ? [] : [sql`zone = ${filter.zone}`]),
-              ...(filter.loc_type === undefined ? [] : [sql`loc_type = ${filter.loc_type}`]),
-              ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
-            ])
-          }
-            ORDER BY loc_id ${byBytes(sql)} ${windowClause(sql, window)}`,
+              sql.and([
+                sql`site_id = ${siteId}`,
+                ...(filter.zone === undefined ? [] : [sql`zone = ${filter.zone}`]),
+                ...(filter.loc_type === undefined ? [] : [sql`loc_type = ${filter.loc_type}`]),
+                ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
+              ])
+            }
+            ORDER BY loc_id ${byBytes(sql)} ${windowClause(sql, page)}`),
           siteId
         ),
       find: (siteId, locId, lock) =>

@@ -7,6 +7,7 @@ import { MovementTaskRepository, type StoredMovementTask } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, makeBulkInsert } from "./Batches.js"
 import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { Prepared } from "./Prepared.js"
 import { first, query, returnsRow, rows } from "./Query.js"
 
@@ -43,18 +44,21 @@ export const layer = Layer.effect(
 
     return MovementTaskRepository.of({
       list: (scope, filter, window) =>
-        rows(sql<StoredMovementTask>`SELECT ${columns} FROM movement_tasks t
+        rows(
+          counted(sql, window, (page, total) =>
+            sql<StoredMovementTask>`SELECT ${columns}${total} FROM movement_tasks t
           WHERE ${
-          sql.and([
-            visibleIn(sql, scope, "t"),
-            sql`t.status_id = ${filter.status_id}`,
-            ...(filter.task_type === undefined ? [] : [sql`t.task_type = ${filter.task_type}`]),
-            ...(filter.sku_id === undefined ? [] : [sql`t.sku_id = ${filter.sku_id}`]),
-            ...(filter.from_loc_id === undefined ? [] : [sql`t.from_loc_id = ${filter.from_loc_id}`]),
-            ...(filter.to_loc_id === undefined ? [] : [sql`t.to_loc_id = ${filter.to_loc_id}`])
-          ])
-        }
-          ORDER BY t.id ${windowClause(sql, window)}`),
+              sql.and([
+                visibleIn(sql, scope, "t"),
+                sql`t.status_id = ${filter.status_id}`,
+                ...(filter.task_type === undefined ? [] : [sql`t.task_type = ${filter.task_type}`]),
+                ...(filter.sku_id === undefined ? [] : [sql`t.sku_id = ${filter.sku_id}`]),
+                ...(filter.from_loc_id === undefined ? [] : [sql`t.from_loc_id = ${filter.from_loc_id}`]),
+                ...(filter.to_loc_id === undefined ? [] : [sql`t.to_loc_id = ${filter.to_loc_id}`])
+              ])
+            }
+          ORDER BY t.id ${windowClause(sql, page)}`)
+        ),
       find: (scope, taskId, lock) =>
         first(sql<StoredMovementTask>`SELECT ${columns} FROM movement_tasks t
           WHERE ${visibleIn(sql, scope, "t")} AND t.id = ${taskId} ${lockClause(sql, lock ? "update" : "none")}`),

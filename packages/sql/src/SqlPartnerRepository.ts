@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { ClientId, type Partner, type PartnerKind, PartnerRepository, SiteId } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, insertReturningKey, returnsRow, rows, run } from "./Query.js"
 
 interface PartnerRow {
@@ -46,8 +47,9 @@ export const layer = Layer.effect(
     return PartnerRepository.of({
       list: (kind, scope, window) =>
         rows(
-          sql<PartnerRow>`SELECT * FROM ${table(kind)} WHERE ${visibleIn(sql, scope)}
-            ORDER BY id ${windowClause(sql, window)}`,
+          counted(sql, window, (page, total) =>
+            sql<PartnerRow>`SELECT *${total} FROM ${table(kind)} WHERE ${visibleIn(sql, scope)}
+              ORDER BY id ${windowClause(sql, page)}`),
           toPartner
         ),
       find: (kind, id, lock) =>

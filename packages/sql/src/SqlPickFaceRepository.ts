@@ -13,6 +13,7 @@ import {
 } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { byBytes, visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, query, returnsRow, rows, run } from "./Query.js"
 
 // 64-bit sums: PostgreSQL returns a BIGINT as a string.
@@ -68,19 +69,20 @@ export const layer = Layer.effect(
     return PickFaceRepository.of({
       list: (scope, filter, window) =>
         rows(
-          sql<StoredPickFace & StockRow>`SELECT ${faceColumns}, ${stockColumns}
+          counted(sql, window, (page, total) =>
+            sql<StoredPickFace & StockRow>`SELECT ${faceColumns}, ${stockColumns}${total}
             FROM pick_faces f
             JOIN skus s ON s.site_id = f.site_id AND s.sku_id = f.sku_id
             JOIN locations l ON l.site_id = f.site_id AND l.loc_id = f.loc_id
             WHERE ${
-            sql.and([
-              visibleIn(sql, scope, "s"),
-              ...(filter.sku_id === undefined ? [] : [sql`f.sku_id = ${filter.sku_id}`]),
-              ...(filter.loc_id === undefined ? [] : [sql`f.loc_id = ${filter.loc_id}`]),
-              ...(filter.zone === undefined ? [] : [sql`l.zone = ${filter.zone}`])
-            ])
-          }
-            ORDER BY f.sku_id ${byBytes(sql)}, f.loc_id ${byBytes(sql)} ${windowClause(sql, window)}`,
+              sql.and([
+                visibleIn(sql, scope, "s"),
+                ...(filter.sku_id === undefined ? [] : [sql`f.sku_id = ${filter.sku_id}`]),
+                ...(filter.loc_id === undefined ? [] : [sql`f.loc_id = ${filter.loc_id}`]),
+                ...(filter.zone === undefined ? [] : [sql`l.zone = ${filter.zone}`])
+              ])
+            }
+            ORDER BY f.sku_id ${byBytes(sql)}, f.loc_id ${byBytes(sql)} ${windowClause(sql, page)}`),
           withStock
         ),
       find: (siteId, skuId, locId) =>

@@ -6,6 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { type ClaimRow, type OpenTaskCounts, PickingRepository, Status, type StatusId } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, query, rows, run } from "./Query.js"
 
 export const layer = Layer.effect(
@@ -16,16 +17,17 @@ export const layer = Layer.effect(
 
     return PickingRepository.of({
       openTasks: (scope, filter, window) =>
-        rows(sql<ClaimRow>`SELECT * FROM claims c
+        rows(counted(sql, window, (page, total) =>
+          sql<ClaimRow>`SELECT *${total} FROM claims c
           WHERE ${
-          sql.and([
-            visibleIn(sql, scope, "c"),
-            sql`c.status = 'allocated'`,
-            ...(filter.wave_id === undefined ? [] : [sql`c.wave_id = ${filter.wave_id}`]),
-            ...(filter.sku_id === undefined ? [] : [sql`c.sku_id = ${filter.sku_id}`])
-          ])
-        }
-          ORDER BY c.id ${windowClause(sql, window)}`),
+            sql.and([
+              visibleIn(sql, scope, "c"),
+              sql`c.status = 'allocated'`,
+              ...(filter.wave_id === undefined ? [] : [sql`c.wave_id = ${filter.wave_id}`]),
+              ...(filter.sku_id === undefined ? [] : [sql`c.sku_id = ${filter.sku_id}`])
+            ])
+          }
+          ORDER BY c.id ${windowClause(sql, page)}`)),
       findOpenTask: (scope, taskId) =>
         first(sql<ClaimRow>`SELECT * FROM claims c
           WHERE ${visibleIn(sql, scope, "c")} AND c.id = ${taskId} AND c.status = 'allocated'`),

@@ -14,6 +14,7 @@ import {
 } from "@wms/core"
 import { Array as Arr, Effect, Layer } from "effect"
 import { visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, query, returnsRow, rows, run } from "./Query.js"
 
 interface PreAdviceRow {
@@ -72,17 +73,20 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const selectHeader = sql`SELECT p.id, p.site_id, p.pre_advice_id, p.client_id, p.status_id, p.supplier_id,
-        s.name AS supplier_name, p.created_at, p.created_by
-      FROM preadvices p LEFT JOIN suppliers s ON s.id = p.supplier_id`
+    const headerColumns = sql.literal(`p.id, p.site_id, p.pre_advice_id, p.client_id, p.status_id, p.supplier_id,
+        s.name AS supplier_name, p.created_at, p.created_by`)
+    const headersFrom = sql.literal("FROM preadvices p LEFT JOIN suppliers s ON s.id = p.supplier_id")
+    const selectHeader = sql`SELECT ${headerColumns} ${headersFrom}`
 
-    const selectLine = sql`SELECT line, sku_id, qty, qty_received, pallet_id, client_id FROM preadvice_lines`
+    const lineColumns = sql.literal("line, sku_id, qty, qty_received, pallet_id, client_id")
+    const selectLine = sql`SELECT ${lineColumns} FROM preadvice_lines`
 
     return PreAdviceRepository.of({
       list: (scope, page) =>
         rows(
-          sql<PreAdviceRow>`${selectHeader} WHERE ${visibleIn(sql, scope, "p")}
-            ORDER BY p.id ${windowClause(sql, page)}`,
+          counted(sql, page, (window, total) =>
+            sql<PreAdviceRow>`SELECT ${headerColumns}${total} ${headersFrom} WHERE ${visibleIn(sql, scope, "p")}
+              ORDER BY p.id ${windowClause(sql, window)}`),
           toPreAdvice
         ),
       find: (siteId, preAdviceId) =>
@@ -113,7 +117,12 @@ export const layer = Layer.effect(
           yield* sql`DELETE FROM preadvices WHERE id = ${ref}`
         })),
       lines: (ref, page) =>
-        rows(sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} ORDER BY line ${windowClause(sql, page)}`, toLine),
+        rows(
+          counted(sql, page, (window, total) =>
+            sql<LineRow>`SELECT ${lineColumns}${total} FROM preadvice_lines WHERE preadvice_ref = ${ref}
+              ORDER BY line ${windowClause(sql, window)}`),
+          toLine
+        ),
       findLine: (ref, line) =>
         first(sql<LineRow>`${selectLine} WHERE preadvice_ref = ${ref} AND line = ${line}`, toLine),
       maxLine: (ref) =>

@@ -6,6 +6,7 @@ import { type SkuGroup, SkuGroupRepository } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { nextCounterValue } from "./Counters.js"
 import { byBytes, lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, query, returnsRow, rows, run } from "./Query.js"
 
 const counter = "sku_group"
@@ -19,8 +20,9 @@ export const layer = Layer.effect(
     return SkuGroupRepository.of({
       list: (scope, window) =>
         // Generated ids are numeric strings: shorter first keeps them in numeric order.
-        rows(sql<SkuGroup>`SELECT ${columns} FROM sku_groups WHERE ${visibleIn(sql, scope)}
-          ORDER BY length(sku_group_id), sku_group_id ${byBytes(sql)} ${windowClause(sql, window)}`),
+        rows(counted(sql, window, (page, total) =>
+          sql<SkuGroup>`SELECT ${columns}${total} FROM sku_groups WHERE ${visibleIn(sql, scope)}
+            ORDER BY length(sku_group_id), sku_group_id ${byBytes(sql)} ${windowClause(sql, page)}`)),
       find: (siteId, skuGroupId, lock) =>
         first(sql<SkuGroup>`SELECT ${columns} FROM sku_groups
           WHERE site_id = ${siteId} AND sku_group_id = ${skuGroupId} ${lockClause(sql, lock)}`),

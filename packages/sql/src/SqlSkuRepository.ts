@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { type Sku, type SkuListItem, SkuRepository } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { byBytes, visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, returnsRow, rows, run } from "./Query.js"
 
 type SkuRow = Omit<Sku, "expiry_sku" | "obsolete" | "new"> & {
@@ -42,11 +43,12 @@ export const layer = Layer.effect(
     return SkuRepository.of({
       list: (scope, window) =>
         rows(
-          sql<SkuListRow>`SELECT sku_id, client_id, description, ean,
-              (SELECT g.description FROM sku_groups g
-                WHERE g.site_id = skus.site_id AND g.sku_group_id = skus.sku_group) AS sku_group_description,
-              expiry_sku, expiry_days
-            FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, window)}`,
+          counted(sql, window, (page, total) =>
+            sql<SkuListRow>`SELECT sku_id, client_id, description, ean,
+                (SELECT g.description FROM sku_groups g
+                  WHERE g.site_id = skus.site_id AND g.sku_group_id = skus.sku_group) AS sku_group_description,
+                expiry_sku, expiry_days${total}
+              FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, page)}`),
           (row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 })
         ),
       find: (siteId, skuId) =>

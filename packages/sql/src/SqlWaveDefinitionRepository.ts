@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { type CriteriumId, type PickTypeId, type WaveDefinitionInput, WaveDefinitionRepository } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, insertReturningKey, returnsRow, rows } from "./Query.js"
 
 interface Row {
@@ -36,8 +37,9 @@ export const layer = Layer.effect(
     return WaveDefinitionRepository.of({
       list: (siteId, window) =>
         rows(
-          sql<Row>`SELECT ${columns} FROM wave_definitions WHERE site_id = ${siteId}
-            ORDER BY id ${windowClause(sql, window)}`,
+          counted(sql, window, (page, total) =>
+            sql<Row>`SELECT ${columns}${total} FROM wave_definitions WHERE site_id = ${siteId}
+              ORDER BY id ${windowClause(sql, page)}`),
           fromRow
         ),
       find: (siteId, id) =>

@@ -12,6 +12,7 @@ import {
 } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { visibleIn, windowClause } from "./Fragments.js"
+import { counted } from "./ListTotals.js"
 import { first, insertReturningKey, query, returnsRow, rows, run } from "./Query.js"
 
 interface WebhookRow extends Omit<StoredWebhook, "enabled"> {
@@ -71,8 +72,9 @@ export const layer = Layer.effect(
     return WebhookRepository.of({
       list: (scope, window) =>
         rows(
-          sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE ${visibleIn(sql, scope)}
-            ORDER BY id ${windowClause(sql, window)}`,
+          counted(sql, window, (page, total) =>
+            sql<WebhookRow>`SELECT ${columns}${total} FROM webhooks WHERE ${visibleIn(sql, scope)}
+              ORDER BY id ${windowClause(sql, page)}`),
           toWebhook
         ),
       find: (id) => first(sql<WebhookRow>`SELECT ${columns} FROM webhooks WHERE id = ${id}`, toWebhook),
@@ -99,11 +101,14 @@ export const layer = Layer.effect(
         } WHERE id = ${id} RETURNING id`),
       remove: (id) => run(sql`DELETE FROM webhooks WHERE id = ${id}`),
       deliveries: (webhookId, window) =>
-        rows(sql<StoredDelivery>`SELECT d.event_id, e.event_type, d.status, d.attempts, d.last_status_code,
-            d.last_error, d.next_attempt_at, d.delivered_at, d.created_at
-          FROM deliveries d JOIN events e ON e.id = d.event_id
-          WHERE d.webhook_id = ${webhookId}
-          ORDER BY d.event_id DESC ${windowClause(sql, window)}`),
+        rows(
+          counted(sql, window, (page, total) =>
+            sql<StoredDelivery>`SELECT d.event_id, e.event_type, d.status, d.attempts, d.last_status_code,
+              d.last_error, d.next_attempt_at, d.delivered_at, d.created_at${total}
+            FROM deliveries d JOIN events e ON e.id = d.event_id
+            WHERE d.webhook_id = ${webhookId}
+            ORDER BY d.event_id DESC ${windowClause(sql, page)}`)
+        ),
       settledEventId: (known) =>
         query(Effect.gen(function*() {
           if ((yield* maxEventId) <= known) return known

@@ -1,7 +1,8 @@
 /**
- * Lists shown in parts: the window a list request names, and the part of a list it shows.
+ * Lists shown in parts: the window a list request names, the part of a list it shows, and the
+ * number of records the whole list has, for a caller that asks for it.
  */
-import { Schema } from "effect"
+import { Effect, FiberRef, Schema } from "effect"
 
 const WholeFromString = Schema.String.pipe(
   Schema.filter((s) => /^\d{1,9}$/.test(s), { message: () => "must be a whole number" }),
@@ -20,3 +21,41 @@ export const windowOf = <A>(items: ReadonlyArray<A>, window: ListWindow): Readon
   const start = window.offset ?? 0
   return items.slice(start, window.limit === undefined ? undefined : start + window.limit)
 }
+
+/** Where a list read with a `limit` puts the number of records it matched without its window. */
+export interface ListTotal {
+  total: number | undefined
+}
+
+/**
+ * The `ListTotal` of the fiber's list reads, when its caller asks for one (the REST API, for
+ * `X-Total-Count`); none by default, so that a read that nobody counts (an export read a page at a
+ * time, the engine's own reads) counts nothing.
+ */
+export const listTotal = FiberRef.unsafeMake<ListTotal | undefined>(undefined)
+
+/** Runs `read` with a `ListTotal` asked for, and answers its result with the total it put there. */
+export const withListTotal = <A, E, R>(read: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const counted: ListTotal = { total: undefined }
+    return Effect.map(Effect.locally(read, listTotal, counted), (result) => [result, counted.total] as const)
+  })
+
+/** Puts `total` in the fiber's `ListTotal`, if it has one. */
+export const noteListTotal = (total: number): Effect.Effect<void> =>
+  FiberRef.getWith(listTotal, (counted) => {
+    if (counted !== undefined) counted.total = total
+    return Effect.void
+  })
+
+/**
+ * The part of the list `list` reads that a window shows; with a `limit`, the list's length goes to
+ * the fiber's `ListTotal`. Without one, the read is mapped as it always was.
+ */
+export const inWindow = <A, E, R>(
+  list: Effect.Effect<ReadonlyArray<A>, E, R>,
+  window: ListWindow
+): Effect.Effect<ReadonlyArray<A>, E, R> =>
+  window.limit === undefined
+    ? Effect.map(list, (items) => windowOf(items, window))
+    : Effect.flatMap(list, (items) => Effect.as(noteListTotal(items.length), windowOf(items, window)))

@@ -1,11 +1,13 @@
 /**
  * What the OpenAPI document says of each operation beyond the platform's output: the `site` header
- * as a security scheme beside the bearer token, a summary, and the `Idempotency-Key` header of POSTs
- * (but those that stream their body, `StreamedBody`, which refuse it).
+ * as a security scheme beside the bearer token, a summary, the `Idempotency-Key` header of POSTs
+ * (but those that stream their body, `StreamedBody`, which refuse it), and the `X-Total-Count` of
+ * list reads with a `limit`.
  * The platform lists the schemes of one middleware as alternatives, so the header that
  * `Authorization` checks besides the token is added here; the checks themselves stay in the middleware.
  */
 import { HttpApi, type HttpApiGroup } from "@effect/platform"
+import { documentTotalCount } from "../TotalCount.js"
 import { AdminAuthorization, Authorization } from "./Security.js"
 import { isStreamed } from "./StreamedBody.js"
 
@@ -65,6 +67,7 @@ export const documentOperations = <Id extends string, Groups extends HttpApiGrou
         ) {
           operation.parameters = [...(operation.parameters ?? []), idempotencyKeyParameter]
         }
+        documentTotalCount(operation)
       }
     }
     return spec

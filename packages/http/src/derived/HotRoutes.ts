@@ -5,12 +5,14 @@
  * than the engine's own work (README, Performance); this front costs little and runs the same
  * pieces in the same order: the declared endpoint's route, schemas, security and success status,
  * the security check (`actorOf`), the body's checks (`JsonBody`, `StrictBody`), the orders table's
- * entries, the error answers (`answerTo`), the access line and metrics (`recordRequest`). A request it does not recognize exactly goes to the
- * `HttpApi` untouched: another route or method, a path segment the router would decode or refuse
- * (`%`, `;`, `#`, over 100 characters), a query with escapes, a body that is not JSON.
+ * entries (a list read with a `limit` counted for its `X-Total-Count`, `TotalCount`), the error
+ * answers (`answerTo`), the access line and metrics (`recordRequest`). A request it does not
+ * recognize exactly goes to the `HttpApi` untouched: another route or method, a path segment the
+ * router would decode or refuse (`%`, `;`, `#`, over 100 characters), a query with escapes, a body
+ * that is not JSON.
  */
 import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpMethod } from "@effect/platform"
-import { type Actor, Administration, InvalidInput } from "@wms/core"
+import { type Actor, Administration, InvalidInput, withListTotal } from "@wms/core"
 import { Context, Effect, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AccessLogOptions, recordRequest, requestIdOf } from "../AccessLog.js"
@@ -28,6 +30,7 @@ import { tables } from "../handlers/Tables.js"
 import { bodyProblem, invalidJson, isJson } from "../JsonBody.js"
 import { prefersStrict, type UnknownField, unknownFieldMessage, unknownFieldOf } from "../StrictBody.js"
 import { Tokens } from "../Tokens.js"
+import { counts, takesWindow, totalCountHeader } from "../TotalCount.js"
 
 /** Answers the request and returns true, or returns false and leaves it to the `HttpApi`. */
 export type Front = (request: IncomingMessage, response: ServerResponse) => boolean
@@ -124,7 +127,12 @@ const strictly = (unknownField: UnknownField, response: ServerResponse, body: un
 const send = (
   response: ServerResponse,
   requestId: string,
-  answer: FailureAnswer | { status: number; body?: unknown; location?: string | undefined }
+  answer: FailureAnswer | {
+    status: number
+    body?: unknown
+    location?: string | undefined
+    headers?: Record<string, string> | undefined
+  }
 ) => {
   if (answer.body === undefined) {
     const location = "location" in answer && answer.location !== undefined ? { location: answer.location } : undefined
@@ -140,6 +148,13 @@ const send = (
     "x-request-id": requestId
   })
   response.end(text)
+}
+
+/** A route's run: what its schemas decoded, its encoded result, and a counted list's total (`TotalCount`). */
+interface Ran {
+  readonly input: Input
+  readonly result: unknown
+  readonly total: number | undefined
 }
 
 /** What the front does not need to parse. */
@@ -173,6 +188,7 @@ export const make = (options: AccessLogOptions) =>
       const encodeSuccess = endpoint.successSchema.ast.annotations[SentAsBuilt] === true
         ? Effect.succeed
         : Schema.encodeUnknown(endpoint.successSchema)
+      const windowed = takesWindow(endpoint.urlParamsSchema)
       // Chained rather than a generator, whose every step costs more on effect 3.
       return (
         request: IncomingMessage,
@@ -208,15 +224,21 @@ export const make = (options: AccessLogOptions) =>
                 )
               }
               // What the endpoint's own schemas decoded is what its entry takes.
-              // The input is kept for a create's `Location`.
-              return Effect.flatMap(steps, (decoded) =>
-                Effect.map(
-                  Effect.flatMap(entry(caller, decoded as never), encodeSuccess),
-                  (result) => ({ input: decoded, result })
-                ))
+              // The input is kept for a create's `Location`; a list read with a `limit` is counted.
+              return Effect.flatMap(steps, (decoded): Effect.Effect<Ran, unknown> =>
+                windowed && counts(decoded.urlParams)
+                  ? Effect.flatMap(
+                    withListTotal(entry(caller, decoded as never)),
+                    ([result, total]) =>
+                      Effect.map(encodeSuccess(result), (encoded) => ({ input: decoded, result: encoded, total }))
+                  )
+                  : Effect.map(
+                    Effect.flatMap(entry(caller, decoded as never), encodeSuccess),
+                    (result) => ({ input: decoded, result, total: undefined })
+                  ))
             }),
             Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
-          ) as Effect.Effect<{ readonly input: Input; readonly result: unknown }, unknown>
+          ) as Effect.Effect<Ran, unknown>
     }
     const runCallback = Runtime.runCallback(runtime)
 
@@ -224,18 +246,19 @@ export const make = (options: AccessLogOptions) =>
       request: IncomingMessage,
       response: ServerResponse,
       success: Success,
-      program: Effect.Effect<{ readonly input: Input; readonly result: unknown }, unknown>
+      program: Effect.Effect<Ran, unknown>
     ) => {
       const started = performance.now()
       const requestId = requestIdOf(request.headers["x-request-id"] as string | undefined)
       const { method, url } = request as { method: string; url: string }
-      const finish = (exit: Exit.Exit<{ readonly input: Input; readonly result: unknown }, unknown>) => {
+      const finish = (exit: Exit.Exit<Ran, unknown>) => {
         if (Exit.isSuccess(exit)) {
-          const { input, result } = exit.value
+          const { input, result, total } = exit.value
           send(response, requestId, {
             status: success.status,
             body: success.hasBody ? result : undefined,
-            location: Option.isSome(success.createdAt) ? success.createdAt.value(input as never, result) : undefined
+            location: Option.isSome(success.createdAt) ? success.createdAt.value(input as never, result) : undefined,
+            headers: total === undefined ? undefined : { [totalCountHeader]: String(total) }
           })
           return recordRequest(options, { method, url, requestId, started }, response.statusCode)
         }

@@ -1,4 +1,4 @@
-import { listPickMethods, SkuGroups, Skus } from "@wms/core"
+import { inWindow, pickMethods, SkuGroups, Skus } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "./Table.js"
 
@@ -20,6 +20,6 @@ export const SkuGroupsTable = Effect.map(SkuGroups, (groups) => ({
 /** The pick methods are fixed: the same for every caller the group's security lets through. */
 export const PickMethodsTable = Effect.succeed(
   {
-    listPickMethods: (_actor, { urlParams }) => Effect.succeed(listPickMethods(urlParams))
+    listPickMethods: (_actor, { urlParams }) => inWindow(Effect.succeed(pickMethods), urlParams)
   } satisfies Table<"pickmethods">
 )

@@ -22,6 +22,7 @@ import { Context, Effect, type Layer, Option, Schema, type Scope, type Types } f
 import { WarehouseApi } from "../Api.js"
 import { CreatedAt } from "../api/CreatedAt.js"
 import { CurrentActor } from "../api/Security.js"
+import { counts, takesWindow, withTotalCount } from "../TotalCount.js"
 
 type Groups = typeof WarehouseApi extends HttpApi.HttpApi<string, infer G, infer _E, infer _R> ? G : never
 type ApiError = typeof WarehouseApi extends HttpApi.HttpApi<string, infer _G, infer E, infer _R> ? E : never
@@ -100,7 +101,7 @@ const answerWithLocation = (success: Schema.Schema<unknown>) => {
 /**
  * The `HttpApi` handlers of group `G` from its table: each entry is called with the caller the
  * group's security middleware provides (`CurrentActor`). A create (`CreatedAt`) answers with the
- * new record's `Location`.
+ * new record's `Location`, and a list read with a `limit` with the list's `X-Total-Count`.
  */
 export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
   group: G,
@@ -121,17 +122,30 @@ export const toHttpApi = <const G extends GroupName, T extends Table<G>, E, R>(
           const entry = table[name]!
           const endpoints: Record<
             string,
-            { readonly annotations: Context.Context<never>; readonly successSchema: Schema.Schema.Any }
+            {
+              readonly annotations: Context.Context<never>
+              readonly successSchema: Schema.Schema.Any
+              readonly urlParamsSchema: Option.Option<Schema.Schema.All>
+            }
           > = WarehouseApi.groups[group].endpoints
+          if (takesWindow(endpoints[name]!.urlParamsSchema)) {
+            return built.handle(name, (input: { readonly urlParams: unknown }) =>
+              Effect.flatMap(CurrentActor, (actor) =>
+                counts(input.urlParams)
+                  ? withTotalCount(entry(actor, input as never))
+                  : entry(actor, input as never)))
+          }
           const createdAt = Context.getOption(endpoints[name]!.annotations, CreatedAt)
           if (Option.isNone(createdAt)) {
-            return built.handle(name, (input) => Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
+            return built.handle(name, (input) =>
+              Effect.flatMap(CurrentActor, (actor) => entry(actor, input)))
           }
           const locate = createdAt.value
           // A create's record schema needs no service.
           const answer = answerWithLocation(endpoints[name]!.successSchema as Schema.Schema<unknown>)
           return built.handle(name, (input) =>
             Effect.flatMap(CurrentActor, (actor) =>
-              Effect.flatMap(entry(actor, input), (created) => answer(created, locate(input, created)))))
+              Effect.flatMap(entry(actor, input), (created) =>
+                answer(created, locate(input, created)))))
         }, handlers as unknown as Handlers)) as never
   ) as never
