@@ -18,7 +18,7 @@ import type { ClaimRow, WaveRepository } from "../waves/WaveRepository.js"
  * Claims `qty` of the shorted task's line again from other stock of its SKU and client, first
  * expiry first out as a wave does, and yields how much it covered. The shorted content is left
  * out, and so is stock at a location that lets none out (`lockStock`). New claims join the task's
- * claimset and wave, each with its Allocate transaction.
+ * claimset and wave, each with its Allocate transaction (notes `Re-allocation of task <id>`).
  */
 export const reallocate = Effect.fnUntraced(function*(
   ports: { readonly waves: WaveRepository["Type"]; readonly inventory: InventoryRepository["Type"] },
@@ -62,7 +62,9 @@ export const reallocate = Effect.fnUntraced(function*(
   }))
   yield* ports.waves.insertClaims(rows)
   yield* ports.inventory.changeAllocation(new Map(rows.map((row) => [row.content_id, row.qty])))
-  yield* ports.inventory.appendTransactions(rows.map((row) => claimEntry("Allocate", row, createdAt)))
+  // Named after the shorted task, so the ledger tells a re-allocation from a wave's allocation.
+  const notes = `Re-allocation of task ${task.id}`
+  yield* ports.inventory.appendTransactions(rows.map((row) => ({ ...claimEntry("Allocate", row, createdAt), notes })))
   return rows.reduce((sum, row) => sum + row.qty, 0)
 })
 

@@ -1,0 +1,263 @@
+/**
+ * Short picks under concurrency across processes: 3 bundled servers on one database, with
+ * re-allocation and backorders on, confirm the tasks of the same SKUs short and whole, start waves
+ * of new orders on the same stock, and ship, which makes backorder orders that later waves take,
+ * all at once. Afterwards the database itself must show that no unit was allocated twice, that the
+ * ledger replays, that no order line holds more picked, claimed and backordered than it asks for,
+ * and that every backordered unit is on exactly one backorder order.
+ */
+import { SqlClient } from "@effect/sql"
+import { assert, describe, it } from "@effect/vitest"
+import { Stock } from "@wms/core"
+import { Effect } from "effect"
+import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
+import { adminEmail, adminPassword } from "../../../testing/server.js"
+import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
+
+const site = "main"
+const processes = 3
+const clientsPerProcess = 2
+const actionsPerClient = 40
+const stormMillis = 8_000
+const skus = ["SP-1", "SP-2"]
+const floors = ["F-1", "F-2", "F-3", "F-4"]
+
+/** The documented statuses of each kind of request in the storm. */
+const allowed: Record<string, ReadonlyArray<number>> = {
+  confirm: [204, 404],
+  order: [204],
+  start: [200, 404, 409],
+  ship: [204, 409]
+}
+
+/** The invariants of stock, claims, order lines and backorders, read from the database; each violation as one line. */
+const violations = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const problems: Array<string> = []
+  const contents = yield* sql<{ content_id: number; qty: number; qty_allocated: number; qty_tasked_from: number }>`
+    SELECT content_id, qty, qty_allocated, qty_tasked_from FROM contents`
+  const claims = yield* sql<{ content_id: number; order_ref: number; line_id: number; qty: number }>`
+    SELECT content_id, order_ref, line_id, qty FROM claims WHERE status = 'allocated'`
+  const ledger = yield* sql<{
+    content_id: number
+    from_content_id: number | null
+    transaction_type: Stock.TransactionType
+    qty: number
+    order_id: string | null
+    line_id: number | null
+    notes: string | null
+  }>`SELECT content_id, from_content_id, transaction_type, qty, order_id, line_id, notes FROM inventory_transactions
+    ORDER BY id`
+  const lines = yield* sql<{
+    order_ref: number
+    order_id: string
+    backorder_of: string | null
+    status_id: number
+    line: number
+    qty: number
+    qty_picked: number
+    qty_shipped: number
+    qty_backordered: number
+  }>`SELECT o.id AS order_ref, o.order_id, o.backorder_of, o.status_id, l.line, l.qty, l.qty_picked, l.qty_shipped,
+      l.qty_backordered
+    FROM orders o JOIN order_lines l ON l.order_ref = o.id`
+
+  const claimed = new Map<number, number>()
+  const claimedOfLine = new Map<string, number>()
+  for (const claim of claims) {
+    claimed.set(claim.content_id, (claimed.get(claim.content_id) ?? 0) + claim.qty)
+    const line = `${claim.order_ref}/${claim.line_id}`
+    claimedOfLine.set(line, (claimedOfLine.get(line) ?? 0) + claim.qty)
+  }
+  const replayed = Stock.replay(ledger)
+  for (const content of contents) {
+    const id = content.content_id
+    if (!Stock.isValid(content) || content.qty < 0) {
+      problems.push(`content ${id} breaks 0 ≤ allocated + tasked ≤ qty: ${JSON.stringify(content)}`)
+    }
+    if (content.qty_allocated !== (claimed.get(id) ?? 0)) {
+      problems.push(`content ${id}: qty_allocated ${content.qty_allocated}, open claims ${claimed.get(id)}`)
+    }
+    const replay = replayed.get(id) ?? { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
+    if (replay.qty !== content.qty || replay.qty_allocated !== content.qty_allocated) {
+      problems.push(`content ${id}: ${JSON.stringify(content)}, the ledger replays to ${JSON.stringify(replay)}`)
+    }
+  }
+
+  // What short picks lost of a line, and what they claimed again.
+  const lost = new Map<string, number>()
+  const reclaimed = new Map<string, number>()
+  for (const row of ledger) {
+    const line = `${row.order_id}/${row.line_id}`
+    if (row.transaction_type === "Lost") lost.set(line, (lost.get(line) ?? 0) + row.qty)
+    if (row.transaction_type === "Allocate" && row.notes?.startsWith("Re-allocation of task ")) {
+      reclaimed.set(line, (reclaimed.get(line) ?? 0) + row.qty)
+    }
+  }
+
+  // Demand per line: what is picked, claimed and backordered never adds up to more than is asked,
+  // and no more is backordered than short picks lost and did not claim again.
+  const backordered = new Map<string, number>()
+  const onBackorders = new Map<string, number>()
+  for (const line of lines) {
+    const open = claimedOfLine.get(`${line.order_ref}/${line.line}`) ?? 0
+    const key = `${line.order_id}/${line.line}`
+    const uncovered = (lost.get(key) ?? 0) - (reclaimed.get(key) ?? 0)
+    if (
+      line.qty_picked + open + line.qty_backordered > line.qty || line.qty_shipped > line.qty_picked ||
+      line.qty_backordered > uncovered
+    ) {
+      problems.push(
+        `order ${key}: ${JSON.stringify(line)} with ${open} claimed, ${uncovered} lost and not claimed again`
+      )
+    }
+    // Every backordered unit of a shipped order is on exactly one backorder of the first order of its chain.
+    const first = `${line.backorder_of ?? line.order_id}/${line.line}`
+    if (line.status_id === 19) backordered.set(first, (backordered.get(first) ?? 0) + line.qty_backordered)
+    if (line.backorder_of !== null) onBackorders.set(first, (onBackorders.get(first) ?? 0) + line.qty)
+  }
+  for (const key of new Set([...backordered.keys(), ...onBackorders.keys()])) {
+    if ((backordered.get(key) ?? 0) !== (onBackorders.get(key) ?? 0)) {
+      problems.push(`${key}: ${backordered.get(key)} backordered when shipped, ${onBackorders.get(key)} on backorders`)
+    }
+  }
+  return problems
+})
+
+const storm = (database: StormDatabase) =>
+  Effect.gen(function*() {
+    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
+    const first = yield* startServer(databaseUrl)
+    const others = yield* Effect.all(
+      Array.from({ length: processes - 1 }, () => startServer(databaseUrl)),
+      { concurrency: "unbounded" }
+    )
+    const servers: Array<ServerProcess> = [first, ...others]
+    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
+    const next = random(seed)
+    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
+
+    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
+    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
+    const token = login.body.token as string
+    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT", path: string, body?: unknown) =>
+      call(server, method, path, { token, site, body })
+    const must = (status: number, result: CallResult, what: string) =>
+      assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
+
+    const settings = { reallocate_short_picks: true, backorders: true }
+    must(204, yield* request(first, "PUT", `/sites/${site}/settings`, settings), "settings")
+    for (const sku_id of skus) {
+      must(204, yield* request(first, "POST", "/skus", { sku_id, description: `Article ${sku_id}` }), `sku ${sku_id}`)
+      for (const floor of floors) {
+        const stock = { sku_id, loc_id: floor, qty: 8 + Math.floor(next() * 8) }
+        must(204, yield* request(first, "POST", "/inventory/adjustments", stock), `stock of ${sku_id}`)
+      }
+    }
+    must(
+      204,
+      yield* request(first, "POST", "/wave-definitions", { description: "All", criterium_id: 5, pick_type: 1 }),
+      "definition"
+    )
+    const definitionId = (yield* request(first, "GET", "/wave-definitions")).body[0].id as number
+
+    const unexpected: Array<string> = []
+    const tally = new Map<string, number>()
+    const record = (kind: string, server: number, what: string, result: CallResult) => {
+      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
+      if (!allowed[kind].includes(result.status)) {
+        unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
+      }
+      return result
+    }
+    const newOrder = (server: ServerProcess, s: number, id: string) =>
+      Effect.map(
+        request(server, "POST", "/orders", {
+          order_id: id,
+          lines: skus.filter((_, i) => i === 0 || next() < 0.7).map((sku_id) => ({
+            sku_id,
+            qty: 1 + Math.floor(next() * 4)
+          }))
+        }),
+        (created) => record("order", s, `POST /orders ${id}`, created)
+      )
+    const startWave = (server: ServerProcess, s: number) =>
+      Effect.gen(function*() {
+        const created = yield* request(server, "POST", "/waves/create", { wavedef_id: definitionId })
+        if (created.status !== 200) return
+        record(
+          "start",
+          s,
+          "POST /waves/start",
+          yield* request(server, "POST", "/waves/start", { wave_id: created.body.wave_id })
+        )
+      })
+    for (let i = 0; i < 12; i++) yield* newOrder(first, 0, `SO-${i}`)
+    yield* startWave(first, 0)
+
+    let orders = 0
+    const deadline = Date.now() + stormMillis
+    const client = (s: number) =>
+      Effect.gen(function*() {
+        const server = servers[s]
+        for (let n = 0; n < actionsPerClient && Date.now() < deadline; n++) {
+          const roll = next()
+          if (roll < 0.6) {
+            const open = yield* request(server, "GET", "/tasks")
+            const task = pick(open.body as Array<{ id: number; quantity: number }>)
+            if (task === undefined) continue
+            const body = next() < 0.7
+              ? { qty: Math.floor(next() * task.quantity), ...(next() < 0.3 ? { reallocate: next() < 0.8 } : {}) }
+              : {}
+            const confirmed = yield* request(server, "POST", `/tasks/${task.id}/confirm`, body)
+            record("confirm", s, `confirm ${task.id} ${JSON.stringify(body)}`, confirmed)
+          } else if (roll < 0.8) {
+            yield* newOrder(server, s, `SO-${s}-${n}-${orders++}`)
+            yield* startWave(server, s)
+          } else {
+            const picked = yield* request(server, "GET", "/orders?lines=false")
+            const order = pick(
+              (picked.body as Array<{ order_id: string; order_status: { id: number } }>).filter((o) =>
+                o.order_status.id === 18
+              )
+            )
+            if (order === undefined) continue
+            record(
+              "ship",
+              s,
+              `ship ${order.order_id}`,
+              yield* request(server, "POST", `/orders/${order.order_id}/ship`)
+            )
+          }
+        }
+      })
+    yield* Effect.all(
+      Array.from({ length: processes * clientsPerProcess }, (_, i) => client(i % processes)),
+      { concurrency: "unbounded" }
+    )
+
+    const problems = yield* Effect.provide(violations, storeSql(database)).pipe(Effect.orDie)
+    const summary = `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
+    assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
+    assert.deepStrictEqual(problems, [], summary)
+    // The storm did race: short and whole confirms, starts and shipments went through.
+    for (const done of ["confirm 204", "start 200", "ship 204"]) assert.isAbove(tally.get(done) ?? 0, 0, summary)
+    for (const [i, server] of servers.entries()) {
+      assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
+    }
+  })
+
+describe("short picks across 3 server processes on one database", () => {
+  it.scopedLive(
+    "PostgreSQL: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
+    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    { timeout: 150_000 }
+  )
+
+  it.scopedLive(
+    "SQLite: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
+    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    { timeout: 150_000 }
+  )
+})
