@@ -328,6 +328,37 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual((yield* main.get(`/orders/${orderId}`)).body.order_status.id, 14)
       }))
 
+    it.effect("with reallocate_short_picks on, the claims a count gives back are claimed again from other stock", () =>
+      Effect.gen(function*() {
+        const request = yield* session
+        const main = yield* callerFor(yield* (yield* Api).login(), "main")
+        const [sku, loc, other, orderId] = [unique("CNT"), unique("CL"), unique("CO"), unique("O")]
+        expect204(yield* main.post("/skus", { sku_id: sku, description: "Counted" }))
+        expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
+        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 10 }))
+        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: other, tag_id: "U", qty: 10 }))
+        expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: true }))
+        const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: 8 }] }])
+        const count = (yield* main.post("/counts", { loc_id: loc })).body.id
+        expect204(yield* main.post(`/counts/${count}/release`, null))
+        expect204(
+          yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, tag_id: "T", qty_counted: 5 }] })
+        )
+        expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: false }))
+        const tasks = (yield* main.get(`/tasks?wave_id=${waveId}`)).body as ReadonlyArray<
+          { from_loc_id: string; quantity: number }
+        >
+        assert.deepStrictEqual(tasks.map((t) => [t.from_loc_id, t.quantity]), [[other, 8]])
+        assert.deepStrictEqual((yield* ledgerOf(main, sku)).map(([type, qty]) => [type, qty]), [
+          ["Allocate", 8],
+          ["Deallocate", 8],
+          ["Count", -5],
+          ["Allocate", 8]
+        ])
+        // Allocated in full again: the order keeps its status.
+        assert.strictEqual((yield* main.get(`/orders/${orderId}`)).body.order_status.id, 15)
+      }))
+
     it.effect("cancel gives the location its status back and writes nothing; plan picks the oldest counted", () =>
       Effect.gen(function*() {
         const t = yield* withStock

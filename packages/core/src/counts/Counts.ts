@@ -17,9 +17,10 @@ import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { progress } from "../picking/Picking.js"
 import { PickingRepository } from "../picking/PickingRepository.js"
+import { reallocate } from "../picking/ShortPick.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
-import { formatDateTime, TimeZone } from "../shared/Formats.js"
+import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
 import { Status, statusDescription, type StatusId } from "../shared/Status.js"
 import { type Actor, requireAdmin } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
@@ -414,7 +415,10 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
         }
       }
       yield* inventory.appendTransactions(entries)
-      if (released.length > 0) yield* settleClaims(released, orderStatuses)
+      if (released.length > 0) {
+        const covered = yield* reallocateReleased(actor, released, createdAt)
+        yield* settleClaims(released, orderStatuses, covered)
+      }
       yield* locations.setStatus(
         actor.scope.site_id,
         count.loc_id,
@@ -484,12 +488,38 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
     })
 
     /**
+     * With the site's `reallocate_short_picks` on, claims each given-back claim's quantity again
+     * from other stock, as a short pick does (a count is the truth, so its shortfall is one); the
+     * location being counted lets none out. Answers the orders whose given-back claims were all
+     * claimed again in full.
+     */
+    const reallocateReleased = Effect.fnUntraced(function*(
+      actor: Actor,
+      released: ReadonlyArray<ClaimRow>,
+      createdAt: string
+    ) {
+      const covered = new Set<number>()
+      if (!(yield* settings.get(actor.scope.site_id)).reallocate_short_picks) return covered
+      const short = new Set<number>()
+      const today = formatDate(createdAt, timeZone)
+      for (const claim of released) {
+        const got = yield* reallocate({ waves, inventory }, claim, claim.qty, today, createdAt)
+        if (got < claim.qty) short.add(claim.order_ref)
+        covered.add(claim.order_ref)
+      }
+      for (const ref of short) covered.delete(ref)
+      return covered
+    })
+
+    /**
      * Removes the claims a count gave back and moves their orders, claimsets and waves on as a pick
-     * confirmation would: the order lines keep their quantity and are short of allocation.
+     * confirmation would: the order lines keep their quantity and are short of allocation, unless
+     * their claims were all claimed again (`covered`: those orders keep their status).
      */
     const settleClaims = Effect.fnUntraced(function*(
       released: ReadonlyArray<ClaimRow>,
-      orderStatuses: ReadonlyMap<number, number>
+      orderStatuses: ReadonlyMap<number, number>,
+      covered: ReadonlySet<number>
     ) {
       yield* waves.deleteClaims(released.map((claim) => claim.id))
       const statuses = new Map<number, StatusId>()
@@ -504,7 +534,9 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
         const before = orderStatuses.get(claim.order_ref)
         // An order still waiting for other picks keeps its status, but is no longer fully allocated.
         const order = next.order === Status.InProgress
-          ? (before === Status.Allocated ? Status.PartiallyAllocated : before ?? next.order) as StatusId
+          ? (before === Status.Allocated && !covered.has(claim.order_ref)
+            ? Status.PartiallyAllocated
+            : before ?? next.order) as StatusId
           : next.order
         statuses.set(claim.order_ref, order)
         yield* picking.setClaimsetStatus(claim.claimset_id, next.claimset)
