@@ -180,7 +180,7 @@ export const checkConservation = (
  * content keeps its source's, so between two created within the same second neither is known to
  * come first (the engine's tie-break by content id is for equal instants only).
  */
-const comesFirst = (a: ContentView, b: ContentView) => {
+export const comesFirst = (a: ContentView, b: ContentView): boolean => {
   if (a.expiry_date !== b.expiry_date) {
     return b.expiry_date === null || (a.expiry_date !== null && a.expiry_date < b.expiry_date)
   }
