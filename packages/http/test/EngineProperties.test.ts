@@ -10,9 +10,9 @@ import {
   checkReplenishmentFefo,
   checkThreshold,
   cycleWeights,
-  opKinds,
   type Op,
   type OpKind,
+  opKinds,
   play,
   seed,
   snapshot,
@@ -302,7 +302,14 @@ for (const [label, services] of stores) {
           const today = new Date().toISOString().slice(0, 10)
           const isAdmin = (userId: string) => userId === actor.userId
 
-          const set = yield* step({ _tag: "SetPickFace", sku: 0, face: 0, min_qty: 5, span: 5, replenish_multiple: null })
+          const set = yield* step({
+            _tag: "SetPickFace",
+            sku: 0,
+            face: 0,
+            min_qty: 5,
+            span: 5,
+            replenish_multiple: null
+          })
           const replenished = yield* step({ _tag: "Replenish", sku: null })
           assert.deepStrictEqual(checkOneOpenReplenishment(set.tasks, replenished), [])
           assert.deepStrictEqual(checkReplenishmentFefo(set.tasks, replenished, today), [])
@@ -337,7 +344,9 @@ for (const [label, services] of stores) {
             }),
             1
           )
-          const changed = released.contents.map((c) => c.content_id === second.content_id ? { ...c, qty: c.qty + 1 } : c)
+          const changed = released.contents.map((c) =>
+            c.content_id === second.content_id ? { ...c, qty: c.qty + 1 } : c
+          )
           assert.lengthOf(checkFreeze(released, { ...released, contents: changed }), 1)
           const allocated = released.contents.map((c) =>
             c.content_id === second.content_id ? { ...c, qty_allocated: 1 } : c
@@ -353,7 +362,9 @@ for (const [label, services] of stores) {
           assert.deepStrictEqual(completed.counts.map((count) => count.status_id), [20])
           assert.deepStrictEqual(checkCountLedger(released, completed), [])
           assert.deepStrictEqual(checkThreshold(completed.counts, completed.transactions, isAdmin), [])
-          const recounted = completed.contents.map((c) => c.content_id === second.content_id ? { ...c, qty: c.qty - 1 } : c)
+          const recounted = completed.contents.map((c) =>
+            c.content_id === second.content_id ? { ...c, qty: c.qty - 1 } : c
+          )
           assert.isNotEmpty(checkCountLedger(released, { ...completed, contents: recounted }))
           const rowLost = completed.transactions.filter((_, i, all) =>
             i !== all.findIndex((row) => row.transaction_type === "Count")
@@ -361,7 +372,11 @@ for (const [label, services] of stores) {
           assert.lengthOf(checkCountLedger(released, { ...completed, transactions: rowLost }), 1)
           // Count rows of a count that is not Complete.
           assert.lengthOf(
-            checkThreshold(completed.counts.map((count) => ({ ...count, status_id: 22 })), completed.transactions, isAdmin),
+            checkThreshold(
+              completed.counts.map((count) => ({ ...count, status_id: 22 })),
+              completed.transactions,
+              isAdmin
+            ),
             1
           )
 

@@ -141,7 +141,15 @@ const arbPickFaces = (maxPickFaces: number): fc.Arbitrary<ReadonlyArray<Location
       ...fields
     })),
     // A reserve without limits, so that generated stock lies where replenishment takes it from.
-    { loc_id: reserveLocation, loc_type: "Storage", zone: "Z1", sequence: 0, max_tags: null, max_weight: null, max_volume: null }
+    {
+      loc_id: reserveLocation,
+      loc_type: "Storage",
+      zone: "Z1",
+      sequence: 0,
+      max_tags: null,
+      max_weight: null,
+      max_volume: null
+    }
   ])
 
 const arbThreshold: fc.Arbitrary<CountVarianceThreshold> = fc.record({
@@ -187,7 +195,7 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
         .map((l) => l.loc_id)
       const stockLocations = [
         ...new Set([...unmanagedLocations, defaultReceivingLocation, ...unlimited]),
-        // With pick faces, most stock lies in their reserve.
+        // With pick faces, much of the stock lies in their reserve.
         ...(locations.some((l) => l.loc_type === "PickFace") ? [reserveLocation, reserveLocation, reserveLocation] : [])
       ]
       const content = sku.chain((s) =>
@@ -218,7 +226,10 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
     })
   )
   return options.countThreshold === true
-    ? fc.tuple(states, arbThreshold).map(([state, count_variance_threshold]) => ({ ...state, count_variance_threshold }))
+    ? fc.tuple(states, arbThreshold).map(([state, count_variance_threshold]) => ({
+      ...state,
+      count_variance_threshold
+    }))
     : states
 }
 
@@ -464,7 +475,13 @@ export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<
       lines: fc.array(
         fc.record({
           line: fc.nat(),
-          counted: fc.constantFrom("expected" as const, "expected" as const, "more" as const, "less" as const, "found" as const),
+          counted: fc.constantFrom(
+            "expected" as const,
+            "expected" as const,
+            "more" as const,
+            "less" as const,
+            "found" as const
+          ),
           by: qty
         }),
         { minLength: 1, maxLength: 3 }

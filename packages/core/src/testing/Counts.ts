@@ -20,7 +20,12 @@ const shouldBe = (count: CountView, skuId: string) =>
 const coveredSkus = (count: CountView, contents: ReadonlyArray<PlacedContentView>) =>
   count.sku_id !== null
     ? [count.sku_id]
-    : [...new Set([...count.lines.map((l) => l.sku_id), ...contents.filter((c) => c.loc_id === count.loc_id).map((c) => c.sku_id)])]
+    : [
+      ...new Set([
+        ...count.lines.map((l) => l.sku_id),
+        ...contents.filter((c) => c.loc_id === count.loc_id).map((c) => c.sku_id)
+      ])
+    ]
 
 const onHandAt = (contents: ReadonlyArray<PlacedContentView>, locId: string, skuId: string, tagId?: string) =>
   sum(
@@ -64,7 +69,9 @@ export const checkFreeze = (
     const was = contentsBefore.get(content.content_id)?.qty_allocated ?? 0
     if (count !== undefined && content.qty_allocated > was) {
       violations.push(
-        `content ${content.content_id} at ${content.loc_id} was allocated ${content.qty_allocated - was} more while count ${count.id} froze it`
+        `content ${content.content_id} at ${content.loc_id} was allocated ${
+          content.qty_allocated - was
+        } more while count ${count.id} froze it`
       )
     }
   }

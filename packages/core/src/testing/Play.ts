@@ -98,7 +98,9 @@ export const seed = (actor: Actor, state: WarehouseState) =>
       const created = yield* Effect.either(locations.create(actor, yield* decodeInput(NewLocation, location)))
       // A site shared between runs has it already: it gets this run's fields, as SKUs do.
       if (created._tag === "Left") {
-        if (created.left._tag !== "LocationExists") return yield* created.left
+        if (created.left._tag !== "LocationExists") {
+          return yield* created.left
+        }
         yield* locations.replace(actor, location.loc_id, yield* decodeInput(LocationUpdate, location))
       }
     }
@@ -147,8 +149,11 @@ export const seed = (actor: Actor, state: WarehouseState) =>
         pick_type: 1
       })
     )
-    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) => r.receivingLocation(actor.scope.site_id))
-    const managed = (state.locations ?? []).map((location) => location.loc_id)
+    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) =>
+      r.receivingLocation(actor.scope.site_id))
+    const managed = (state.locations ?? []).map((location) =>
+      location.loc_id
+    )
     return {
       actor,
       prefix,

@@ -68,7 +68,9 @@ export const checkReplenishmentFefo = (
   const byId = new Map(after.contents.map((c) => [c.content_id, c]))
   return newReplenishments(before, after.tasks).flatMap((task) => {
     const source = byId.get(task.content_id)
-    if (source === undefined) return [`replenishment task ${task.id} takes content ${task.content_id}, which has no stock`]
+    if (source === undefined) {
+      return [`replenishment task ${task.id} takes content ${task.content_id}, which has no stock`]
+    }
     if (!eligible(source) || source.sku_id !== task.sku_id) {
       return [`replenishment task ${task.id} takes content ${source.content_id} at ${source.loc_id}, not a source`]
     }
