@@ -318,6 +318,12 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.deepStrictEqual(checkUntaskedAllocation([], [content({ content_id: 2, qty_allocated: 1 })]), [
       "content 2: 1 allocated by the start, 0 was available"
     ])
+    // The replenishment a start triggers tasks stock: by exactly its tasks.
+    const replenished = [{ content_id: 1, quantity: 2 }]
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_tasked_from: 7 }], replenished), [])
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_tasked_from: 8 }], replenished), [
+      "content 1: the start changed qty_tasked_from 5 to 8"
+    ])
   })
 
   it("leave stock a location keeps in, and stock created within the same second, out of FEFO", () => {

@@ -93,7 +93,11 @@ const interleave = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>) =>
 // is set first, so that what follows has faces to fill, and counts run their course among the rest.
 const cycle = FastCheck.tuple(
   arbOps({ minLength: 1, maxLength: 2, weights: only({ SetPickFace: 1 }) }),
-  arbOps({ minLength: 8, maxLength: 18, weights: { ...cycleWeights, Ship: 0, DeleteWave: 0 } }),
+  arbOps({
+    minLength: 8,
+    maxLength: 18,
+    weights: { ...cycleWeights, Ship: 0, DeleteWave: 0, StartWave: 5, ConfirmTask: 5, AddOrder: 3 }
+  }),
   FastCheck.array(countLife, { minLength: 1, maxLength: 2 })
 ).chain(([faces, ops, counts]) => interleave(ops, counts.flat()).map((mixed) => [...faces, ...mixed]))
 const cycleWarehouse = arbWarehouse({ maxPickFaces: 2, maxSkus: 2, countThreshold: true })

@@ -35,7 +35,7 @@ import { Waves } from "../waves/Waves.js"
 import { type CountedLine, type Op, unmanagedLocations, type WarehouseState } from "./Arbitraries.js"
 import { checkBlockedAllocation, checkFefo, checkInvariants, checkUntaskedAllocation } from "./Checkers.js"
 import { checkCountLedger, checkFreeze, checkThreshold } from "./Counts.js"
-import { checkOneOpenReplenishment, checkReplenishmentFefo } from "./Replenishment.js"
+import { checkOneOpenReplenishment, checkReplenishmentFefo, newReplenishments } from "./Replenishment.js"
 import { snapshot } from "./Snapshot.js"
 import type { CycleSnapshot } from "./Views.js"
 
@@ -454,7 +454,8 @@ export const checkCycle = (
  * Seeds the state, plays the operations, and checks the invariants after each one, and those of
  * pick faces and counts over it (`checkCycle`); after each wave start, also FEFO, that no claim
  * is on stock a location's status keeps in, and that the start took only available (never tasked)
- * stock. `violations` is empty when every invariant held throughout.
+ * stock, tasking none but for the replenishment it triggered. `violations` is empty when every
+ * invariant held throughout.
  */
 export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
@@ -476,7 +477,7 @@ export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>
           found.push(
             ...checkFefo(after.contents, claims, yield* today, after.locations),
             ...checkBlockedAllocation(after.contents, claims, after.locations),
-            ...checkUntaskedAllocation(before.contents, after.contents)
+            ...checkUntaskedAllocation(before.contents, after.contents, newReplenishments(before.tasks, after.tasks))
           )
         }
       }
