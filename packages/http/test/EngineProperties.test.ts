@@ -47,7 +47,7 @@ const faceAndReserve: WarehouseState = {
   count_variance_threshold: { percent: null, units: 2 }
 }
 
-/** How often each kind of operation went through, over every run of a store: the generators must reach them all. */
+/** Seeds the state and plays the operations on a site of their own. */
 const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
     // A site per run: runs share the database, never their stock.
