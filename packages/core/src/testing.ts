@@ -4,8 +4,10 @@
  * sequences (`testing/Arbitraries.ts`), the code that plays them on the services (`play`,
  * `testing/Play.ts`), the site's state as its API shows it (`snapshot`, of the records in
  * `testing/Views.ts`), and the invariant checkers: the stock rule, claims, movement tasks, the
- * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), and
- * the capacity and occupancy of locations (`testing/Capacity.ts`).
+ * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), the
+ * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face
+ * and its FEFO sources (`testing/Replenishment.ts`), and the freeze, ledger and approval
+ * threshold of counts (`testing/Counts.ts`).
  *
  * The arbitraries are built with the fast-check that `effect` bundles (`FastCheck`), so a suite
  * needs no second copy: `import { FastCheck as fc } from "effect"`.
@@ -23,7 +25,9 @@
  *
  * The generated warehouses have managed locations with small limits, and the operations include
  * putaway, moves, their confirms and cancels, and status changes: `arbWarehouse({ maxLocations: 0 })`
- * and `arbOps({ weights })` narrow them (a weight of 0 leaves a kind out).
+ * and `arbOps({ weights })` narrow them (a weight of 0 leaves a kind out). Pick faces and counts
+ * are opt-in: `arbWarehouse({ maxPickFaces: 2, countThreshold: true })` and
+ * `arbOps({ weights: cycleWeights })`.
  *
  * For tests of a service on its own, the ports can be stubbed (`testing/Stubs.ts`):
  * `makeTestLayer(Port)(methods, log)` provides the given methods (any other dies naming itself), a
@@ -45,7 +49,9 @@ import "./shared/EffectVersion.js"
 export * from "./testing/Arbitraries.js"
 export * from "./testing/Capacity.js"
 export * from "./testing/Checkers.js"
+export * from "./testing/Counts.js"
 export * from "./testing/Play.js"
+export * from "./testing/Replenishment.js"
 export * from "./testing/Snapshot.js"
 export * from "./testing/Stubs.js"
 export * from "./testing/Views.js"

@@ -8,19 +8,27 @@ import {
   checkCapacity,
   checkClaims,
   checkConservation,
+  checkCountLedger,
   checkFefo,
+  checkFreeze,
   checkInvariants,
   checkLedger,
   checkOccupancy,
+  checkOneOpenReplenishment,
+  checkReplenishmentFefo,
   checkStock,
   checkTasks,
+  checkThreshold,
   checkUntaskedAllocation,
   type ContentView,
+  type CountView,
+  cycleWeights,
   type LedgerRowView,
   type LocationView,
   makeTestEventPublisher,
   makeTestLayer,
   type MovementTaskView,
+  opKinds,
   type PlacedContentView,
   testTransactor,
   unmanagedLocations
@@ -31,23 +39,7 @@ import { siteActor } from "./Fixtures.js"
 const siteScope = siteActor.scope
 
 // Every kind weighed 0: a test names the ones it wants.
-const noneBut = Object.fromEntries(
-  [
-    "Receive",
-    "Adjust",
-    "AddOrder",
-    "CreateWave",
-    "StartWave",
-    "DeleteWave",
-    "ConfirmTask",
-    "Ship",
-    "Putaway",
-    "ConfirmMove",
-    "CancelMove",
-    "MoveAll",
-    "SetLocationStatus"
-  ].map((kind) => [kind, 0])
-)
+const noneBut = Object.fromEntries(opKinds.map((kind) => [kind, 0]))
 
 const content = (fields: Partial<ContentView> & { readonly content_id: number }): ContentView => ({
   sku_id: "A",
@@ -326,6 +318,12 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.deepStrictEqual(checkUntaskedAllocation([], [content({ content_id: 2, qty_allocated: 1 })]), [
       "content 2: 1 allocated by the start, 0 was available"
     ])
+    // The replenishment a start triggers tasks stock: by exactly its tasks.
+    const replenished = [{ content_id: 1, quantity: 2 }]
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_tasked_from: 7 }], replenished), [])
+    assert.deepStrictEqual(checkUntaskedAllocation(before, [{ ...before[0], qty_tasked_from: 8 }], replenished), [
+      "content 1: the start changed qty_tasked_from 5 to 8"
+    ])
   })
 
   it("leave stock a location keeps in, and stock created within the same second, out of FEFO", () => {
@@ -420,7 +418,7 @@ describe("the invariant checkers of @wms/core/testing", () => {
   it("generate every kind of operation by default, and only the kinds a weight lets through", () => {
     const kinds = new Set(fc.sample(arbOps({ minLength: 10, maxLength: 20 }), 100).flat().map((op) => op._tag))
     assert.strictEqual(kinds.size, 14)
-    const moves = fc.sample(arbOps({ minLength: 5, weights: { Move: 1, ...noneBut } }), 20)
+    const moves = fc.sample(arbOps({ minLength: 5, weights: { ...noneBut, Move: 1 } }), 20)
     assert.isTrue(moves.every((ops) => ops.length >= 5 && ops.every((op) => op._tag === "Move")))
   })
 
@@ -430,6 +428,182 @@ describe("the invariant checkers of @wms/core/testing", () => {
     assert.isTrue(contents.some((c) => c.expiry_in_days !== null))
     assert.isTrue(contents.some((c) => c.expiry_in_days === null))
     assert.isTrue(contents.some((c) => c.expiry_in_days !== null && c.expiry_in_days < 0))
+  })
+})
+
+describe("the checkers of pick faces and counts of @wms/core/testing", () => {
+  const replenish = (fields: Partial<MovementTaskView> & Pick<MovementTaskView, "id" | "content_id">) =>
+    task({ quantity: 4, task_type: "Replenish", from_loc_id: "S-01", to_loc_id: "P-01", ...fields })
+  const face = { sku_id: "A", loc_id: "P-01", min_qty: 2, max_qty: 10, replenish_multiple: null, level: 0 }
+  const kinds = [
+    { loc_id: "S-01", status: "Active" as const, loc_type: "Storage" as const },
+    { loc_id: "S-02", status: "Blocked Out" as const, loc_type: "Storage" as const },
+    { loc_id: "P-01", status: "Active" as const, loc_type: "PickFace" as const }
+  ]
+
+  it("flag a second replenishment of a face while one is Open, and one of no face's setting", () => {
+    const open = [replenish({ id: 1, content_id: 1 })]
+    const next = { tasks: [...open, replenish({ id: 2, content_id: 2 })], faces: [face] }
+    // The tasks one operation opens are one replenishment, of several sources.
+    assert.deepStrictEqual(checkOneOpenReplenishment([], next), [])
+    assert.deepStrictEqual(checkOneOpenReplenishment(open, next), [
+      "replenishment task 2 of A to P-01 opened while one was Open"
+    ])
+    assert.deepStrictEqual(checkOneOpenReplenishment([{ ...open[0], status_id: 20 }], next), [])
+    // A Move task to the face is no replenishment.
+    assert.deepStrictEqual(checkOneOpenReplenishment([{ ...open[0], task_type: "Move" }], next), [])
+    assert.deepStrictEqual(checkOneOpenReplenishment([], { ...next, faces: [] }), [
+      "replenishment task 1 of A to P-01, which is no pick face of it",
+      "replenishment task 2 of A to P-01, which is no pick face of it"
+    ])
+  })
+
+  it("flag a replenishment source while eligible stock came first, or one that is no source", () => {
+    const early = placed({ content_id: 1, loc_id: "S-01", expiry_date: "2030-02-01", qty_tasked_from: 10 })
+    const late = placed({ content_id: 2, loc_id: "S-01", expiry_date: "2030-03-01", qty_tasked_from: 4 })
+    const tasks = [replenish({ id: 1, content_id: 1, quantity: 10 }), replenish({ id: 2, content_id: 2 })]
+    const after = { contents: [early, late], tasks, locations: kinds }
+    assert.deepStrictEqual(checkReplenishmentFefo([], after, "2030-01-15"), [])
+    const left = { ...after, contents: [{ ...early, qty_tasked_from: 9 }, late] }
+    assert.deepStrictEqual(checkReplenishmentFefo([], left, "2030-01-15"), [
+      "replenishment task 2 takes content 2 while content 1 comes first and has stock"
+    ])
+    // Tasks that were there before the operation are not its.
+    assert.deepStrictEqual(checkReplenishmentFefo(tasks, left, "2030-01-15"), [])
+    // Expired stock, and stock at a location that lets none out, are no candidates.
+    assert.deepStrictEqual(checkReplenishmentFefo([], left, "2030-02-02").length, 1)
+    const blocked = { ...left, contents: [{ ...early, loc_id: "S-02", qty_tasked_from: 0 }, late] }
+    assert.deepStrictEqual(checkReplenishmentFefo([tasks[0]], blocked, "2030-01-15"), [])
+    // The source itself: at a Storage location that lets stock out, not expired.
+    assert.deepStrictEqual(checkReplenishmentFefo([tasks[0]], after, "2030-03-02"), [
+      "replenishment task 2 takes content 2 at S-01, not a source"
+    ])
+    const fromFace = { ...after, contents: [early, { ...late, loc_id: "P-01" }] }
+    assert.deepStrictEqual(checkReplenishmentFefo([tasks[0]], fromFace, "2030-01-15"), [
+      "replenishment task 2 takes content 2 at P-01, not a source"
+    ])
+  })
+
+  const count = (fields: Partial<CountView> = {}): CountView => ({
+    id: 7,
+    loc_id: "S-01",
+    sku_id: null,
+    status_id: 22,
+    count_index: 1,
+    approved_by: null,
+    lines: [{ sku_id: "A", tag_id: "T1", expected: 10, in_flight: -3, qty_counted: null, variance: null }],
+    ...fields
+  })
+
+  it("flag a task or claim from a frozen location, and stock there the count's lines do not account for", () => {
+    const stock = [placed({ content_id: 1, loc_id: "S-01", qty: 7 }), placed({ content_id: 2, loc_id: "A-01" })]
+    const before = { counts: [count()], contents: stock, tasks: [] }
+    const after = { ...before, claims: [] }
+    assert.deepStrictEqual(checkFreeze(before, after), [])
+    assert.deepStrictEqual(
+      checkFreeze(before, { ...after, tasks: [task({ id: 3, content_id: 1, quantity: 1, from_loc_id: "S-01" })] }),
+      ["movement task 3 takes stock from S-01, which count 7 froze"]
+    )
+    // Without its source location, a task is placed by its content.
+    assert.strictEqual(
+      checkFreeze(before, { ...after, tasks: [task({ id: 3, content_id: 1, quantity: 1 })] }).length,
+      1
+    )
+    assert.deepStrictEqual(
+      checkFreeze(before, { ...after, contents: [{ ...stock[0], qty_allocated: 2 }, stock[1]] }),
+      ["content 1 at S-01 was allocated 2 more while count 7 froze it"]
+    )
+    assert.deepStrictEqual(checkFreeze(before, { ...after, contents: [{ ...stock[0], qty: 8 }, stock[1]] }), [
+      "count 7 of S-01: 8 of A there, its lines say 7 (expected + in flight)"
+    ])
+    // Stock elsewhere, and a count not yet released or over, freeze nothing.
+    assert.deepStrictEqual(checkFreeze(before, { ...after, contents: [stock[0], { ...stock[1], qty: 1 }] }), [])
+    const open = { ...before, counts: [count({ status_id: 1 })] }
+    const tasked = { ...after, counts: open.counts, tasks: [task({ id: 3, content_id: 1, quantity: 1 })] }
+    assert.deepStrictEqual(checkFreeze(open, tasked), [])
+  })
+
+  it("flag a completed count whose stock or Count rows are not what it counted", () => {
+    const done = count({
+      status_id: 20,
+      lines: [
+        { sku_id: "A", tag_id: "T1", expected: 10, in_flight: -3, qty_counted: 9, variance: 2 },
+        { sku_id: "A", tag_id: null, expected: 0, in_flight: 0, qty_counted: 4, variance: 4 }
+      ]
+    })
+    const stock = [
+      placed({ content_id: 1, loc_id: "S-01", qty: 9, tag_id: "T1" }),
+      placed({ content_id: 5, loc_id: "S-01", qty: 4, tag_id: "T9" })
+    ]
+    const rows = [
+      { content_id: 1, transaction_type: "Count" as const, qty: 2, notes: "Count 7" },
+      { content_id: 5, transaction_type: "Count" as const, qty: 4, notes: "Count 7" }
+    ]
+    const after = { counts: [done], contents: stock, transactions: rows }
+    assert.deepStrictEqual(checkCountLedger({ counts: [count()] }, after), [])
+    // Only the operation that completed it is checked: stock moves on afterwards.
+    assert.deepStrictEqual(checkCountLedger(after, { ...after, contents: [] }), [])
+    assert.deepStrictEqual(
+      checkCountLedger({ counts: [] }, { ...after, contents: [{ ...stock[0], qty: 8 }, stock[1]] }),
+      [
+        "count 7 of S-01: 12 of A there, 13 counted",
+        "count 7 of S-01: 8 of A under tag T1 there, 9 counted"
+      ]
+    )
+    assert.deepStrictEqual(checkCountLedger({ counts: [] }, { ...after, transactions: rows.slice(1) }), [
+      "count 7: its Count rows sum to 4, Σ counted − Σ (expected + in flight) is 6"
+    ])
+    // Another count's rows are not its.
+    const other = rows.map((row) => ({ ...row, notes: "Count 8" }))
+    assert.strictEqual(checkCountLedger({ counts: [] }, { ...after, transactions: other }).length, 1)
+  })
+
+  it("flag Count rows of a count over the threshold that no admin approved, or of one not Complete", () => {
+    const over = count({
+      status_id: 20,
+      approved_by: "boss",
+      lines: [{
+        sku_id: "A",
+        tag_id: "T1",
+        expected: 10,
+        in_flight: 0,
+        qty_counted: 4,
+        variance: -6,
+        within_threshold: false
+      }]
+    })
+    const rows = [{ content_id: 1, transaction_type: "Count" as const, qty: -6, notes: "Count 7" }]
+    const admins = (userId: string) => userId === "boss"
+    assert.deepStrictEqual(checkThreshold([over], rows, admins), [])
+    assert.deepStrictEqual(checkThreshold([{ ...over, approved_by: null }], rows, admins), [
+      "count 7 has lines over the threshold and wrote Count rows without an admin's approval"
+    ])
+    assert.strictEqual(checkThreshold([{ ...over, approved_by: "clerk" }], rows, admins).length, 1)
+    assert.deepStrictEqual(checkThreshold([{ ...over, status_id: 23, approved_by: null }], rows, admins), [
+      "count 7 wrote Count rows while 23"
+    ])
+    // Within the threshold, or without rows, no approval is needed.
+    const within = { ...over, approved_by: null, lines: [{ ...over.lines[0], within_threshold: true }] }
+    assert.deepStrictEqual(checkThreshold([within], rows, admins), [])
+    assert.deepStrictEqual(checkThreshold([{ ...over, approved_by: null, status_id: 23 }], [], admins), [])
+  })
+
+  it("generate pick faces and a reserve, a threshold, and the operations of faces and counts only when asked", () => {
+    const kinds = new Set(
+      fc.sample(arbOps({ minLength: 20, maxLength: 30, weights: cycleWeights }), 100).flat().map((op) => op._tag)
+    )
+    assert.strictEqual(kinds.size, opKinds.length)
+    const plain = new Set(fc.sample(arbOps({ minLength: 20, maxLength: 30 }), 100).flat().map((op) => op._tag))
+    assert.isFalse([...plain].some((kind) => kind in cycleWeights))
+    const states = fc.sample(arbWarehouse({ maxPickFaces: 2, countThreshold: true }), 50)
+    assert.isTrue(states.every((state) => state.count_variance_threshold !== undefined))
+    assert.isTrue(states.every((state) => state.locations?.some((l) => l.loc_type === "PickFace")))
+    assert.isTrue(states.some((state) => state.contents.some((c) => c.loc_id === "R-01")))
+    assert.isTrue(
+      fc.sample(arbWarehouse(), 50).every((state) =>
+        state.count_variance_threshold === undefined && !state.locations?.some((l) => l.loc_type === "PickFace")
+      )
+    )
   })
 })
 

@@ -1,8 +1,25 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { ensureSite, systemActor } from "@wms/core"
-import { arbOps, arbWarehouse, type Op, play, type WarehouseState } from "@wms/core/testing"
+import {
+  applyOp,
+  arbOps,
+  arbWarehouse,
+  checkCountLedger,
+  checkFreeze,
+  checkOneOpenReplenishment,
+  checkReplenishmentFefo,
+  checkThreshold,
+  cycleWeights,
+  type Op,
+  type OpKind,
+  opKinds,
+  play,
+  seed,
+  snapshot,
+  type WarehouseState
+} from "@wms/core/testing"
 import { Warehouse } from "@wms/http"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect, FastCheck, Layer } from "effect"
 import { onBothStores } from "../../../testing/databases.js"
 
 // The services on each store, on the real clock: expiry is judged against today.
@@ -14,7 +31,23 @@ const stores = onBothStores((db) =>
 
 let run = 0
 
-/** How often each kind of operation went through, over every run of a store: the generators must reach them all. */
+// A pick face and its reserve: P-01, and S-01 holding 8 expiring in 5 days and 6 in 20; counts
+// over 2 units off wait for approval.
+const faceAndReserve: WarehouseState = {
+  locations: [
+    { loc_id: "S-01", loc_type: "Storage", zone: null, sequence: 1, max_tags: null, max_weight: null },
+    { loc_id: "P-01", loc_type: "PickFace", zone: null, sequence: 1, max_tags: null, max_weight: null }
+  ],
+  skus: [{ sku_id: "MILK", expiry_days: 30 }],
+  contents: [
+    { sku_id: "MILK", loc_id: "S-01", qty: 8, expiry_in_days: 5 },
+    { sku_id: "MILK", loc_id: "S-01", qty: 6, expiry_in_days: 20 }
+  ],
+  orders: [],
+  count_variance_threshold: { percent: null, units: 2 }
+}
+
+/** Seeds the state and plays the operations on a site of their own. */
 const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
     // A site per run: runs share the database, never their stock.
@@ -30,6 +63,44 @@ const racingWaves = arbOps({
   maxLength: 25,
   weights: { Adjust: 0, DeleteWave: 0, ConfirmTask: 0, Ship: 0, CancelMove: 0, StartWave: 4 }
 })
+
+const only = (kinds: Partial<Record<OpKind, number>>) => ({
+  ...Object.fromEntries(opKinds.map((kind) => [kind, 0])),
+  ...kinds
+})
+
+// A count from creation on: released, recorded, then approved, recounted, recorded again or
+// cancelled (each may be refused, or find the count in another state).
+const countLife = FastCheck.tuple(
+  arbOps({ minLength: 1, maxLength: 1, weights: only({ CreateCount: 1 }) }),
+  arbOps({ minLength: 1, maxLength: 1, weights: only({ ReleaseCount: 1 }) }),
+  arbOps({ minLength: 1, maxLength: 2, weights: only({ RecordCount: 1 }) }),
+  arbOps({ minLength: 0, maxLength: 3, weights: only({ ApproveCount: 3, Recount: 1, RecordCount: 2, CancelCount: 1 }) })
+).map((steps) => steps.flat())
+
+/** `a` and `b` merged at random, each in its order. */
+const interleave = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>) =>
+  FastCheck.array(FastCheck.boolean(), { minLength: a.length + b.length, maxLength: a.length + b.length }).map(
+    (fromA) => {
+      let i = 0
+      let j = 0
+      return fromA.map((takeA) => (takeA && i < a.length) || j >= b.length ? a[i++] : b[j++])
+    }
+  )
+
+// Pick faces and counts among receipts, picks, moves and status changes: wave starts and pick
+// confirms trigger replenishment too, and confirmations land in counted locations. A face or two
+// is set first, so that what follows has faces to fill, and counts run their course among the rest.
+const cycle = FastCheck.tuple(
+  arbOps({ minLength: 1, maxLength: 2, weights: only({ SetPickFace: 1 }) }),
+  arbOps({
+    minLength: 8,
+    maxLength: 18,
+    weights: { ...cycleWeights, Ship: 0, DeleteWave: 0, StartWave: 5, ConfirmTask: 5, AddOrder: 3 }
+  }),
+  FastCheck.array(countLife, { minLength: 1, maxLength: 2 })
+).chain(([faces, ops, counts]) => interleave(ops, counts.flat()).map((mixed) => [...faces, ...mixed]))
+const cycleWarehouse = arbWarehouse({ maxPickFaces: 2, maxSkus: 2, countThreshold: true })
 
 for (const [label, services] of stores) {
   describe(`the engine under generated operations on ${label}`, () => {
@@ -155,6 +226,180 @@ for (const [label, services] of stores) {
             "Done",
             "Done"
           ])
+        }).pipe(Effect.orDie))
+
+      it.effect.prop(
+        "keeps one open replenishment per face, FEFO sources, the freeze, ledger and threshold of counts through any sequence",
+        [cycleWarehouse, cycle],
+        ([state, ops]) =>
+          Effect.gen(function*() {
+            // play checks over every operation what replenishment opened and what counts did,
+            // besides the invariants of stock, tasks, the replay, conservation and capacity.
+            const { outcomes, violations } = yield* playOnNewSite("faces", state, ops)
+            assert.deepStrictEqual(violations, [])
+            assert.strictEqual(outcomes.length, ops.length)
+          }).pipe(Effect.orDie),
+        { fastCheck: { numRuns: label === "sqlite" ? 30 : 10 } }
+      )
+
+      it.effect("plays pick faces, replenishment and counts through to their end", () =>
+        Effect.gen(function*() {
+          const { outcomes, violations } = yield* playOnNewSite("counted", faceAndReserve, [
+            { _tag: "SetPickFace", sku: 0, face: 0, min_qty: 5, span: 5, replenish_multiple: null },
+            // Level 0 of min 5: 10 from S-01, FEFO: the 8 expiring first, then 2 of the 6.
+            { _tag: "Replenish", sku: null },
+            // One open replenishment per face: nothing more.
+            { _tag: "Replenish", sku: 0 },
+            // Locations by position: 0 P-01, 1 S-01.
+            { _tag: "CreateCount", location: 1, sku: null, blind: true },
+            { _tag: "CreateCount", location: 1, sku: 0, blind: false },
+            { _tag: "ReleaseCount", count: 0 },
+            // Tasked before the release: confirmed, in flight against the count.
+            { _tag: "ConfirmMove", task: 0, qty: null, to: null },
+            // The 8 gone as the count knows; the 6 not counted, so 0: 6 off, over 2 units.
+            { _tag: "RecordCount", count: 0, lines: [{ line: 0, counted: "expected", by: 1 }] },
+            { _tag: "ApproveCount", count: 0, reason_code: "Other", admin: false },
+            { _tag: "Recount", count: 0 },
+            // Counted again: 7 of the 6, within 2 units: Complete at once.
+            { _tag: "RecordCount", count: 0, lines: [{ line: 0, counted: "more", by: 1 }] },
+            { _tag: "CreateCount", location: 1, sku: 0, blind: false },
+            { _tag: "ReleaseCount", count: 0 },
+            // 5 short and 2 found under a new tag: over the threshold, approved.
+            {
+              _tag: "RecordCount",
+              count: 0,
+              lines: [{ line: 0, counted: "less", by: 5 }, { line: 0, counted: "found", by: 2 }]
+            },
+            { _tag: "ApproveCount", count: 0, reason_code: "Damaged", admin: true },
+            { _tag: "CreateCount", location: 0, sku: null, blind: false },
+            { _tag: "CancelCount", count: 0 }
+          ])
+          assert.deepStrictEqual(violations, [])
+          assert.deepStrictEqual(outcomes.map((outcome) => outcome._tag), [
+            "Done",
+            "Done",
+            "Done",
+            "Done",
+            "Refused",
+            "Done",
+            "Done",
+            "Done",
+            "Refused",
+            "Done",
+            "Done",
+            "Done",
+            "Done",
+            "Done",
+            "Done",
+            "Done",
+            "Done"
+          ])
+        }).pipe(Effect.orDie))
+
+      it.effect("the checkers of faces and counts report corrupted snapshots of a real site", () =>
+        Effect.gen(function*() {
+          const site = `mutations-${++run}`
+          yield* ensureSite(site)
+          const actor = yield* systemActor(site)
+          const world = yield* seed(actor, faceAndReserve)
+          const step = (op: Op) => Effect.zipRight(applyOp(world, op), snapshot(actor))
+          const today = new Date().toISOString().slice(0, 10)
+          const isAdmin = (userId: string) => userId === actor.userId
+
+          const set = yield* step({
+            _tag: "SetPickFace",
+            sku: 0,
+            face: 0,
+            min_qty: 5,
+            span: 5,
+            replenish_multiple: null
+          })
+          const replenished = yield* step({ _tag: "Replenish", sku: null })
+          assert.deepStrictEqual(checkOneOpenReplenishment(set.tasks, replenished), [])
+          assert.deepStrictEqual(checkReplenishmentFefo(set.tasks, replenished, today), [])
+          const [first, second] = replenished.tasks.filter((t) => t.task_type === "Replenish")
+          // A second replenishment of the face while the first is Open.
+          assert.lengthOf(
+            checkOneOpenReplenishment(replenished.tasks, {
+              ...replenished,
+              tasks: [...replenished.tasks, { ...first, id: first.id + 1_000 }]
+            }),
+            1
+          )
+          // The later-expiring source taken while the first one kept its stock.
+          const untasked = replenished.contents.map((c) =>
+            c.content_id === first.content_id ? { ...c, qty_tasked_from: 0 } : c
+          )
+          assert.deepStrictEqual(
+            checkReplenishmentFefo(set.tasks, { ...replenished, contents: untasked }, today),
+            [
+              `replenishment task ${second.id} takes content ${second.content_id} while content ${first.content_id} comes first and has stock`
+            ]
+          )
+
+          yield* step({ _tag: "CreateCount", location: 1, sku: null, blind: false })
+          const released = yield* step({ _tag: "ReleaseCount", count: 0 })
+          assert.deepStrictEqual(checkFreeze(released, released), [])
+          // A task opened from the frozen location, and stock there changed past the count.
+          assert.lengthOf(
+            checkFreeze(released, {
+              ...released,
+              tasks: [...released.tasks, { ...first, id: first.id + 1_000, from_loc_id: "S-01" }]
+            }),
+            1
+          )
+          const changed = released.contents.map((c) =>
+            c.content_id === second.content_id ? { ...c, qty: c.qty + 1 } : c
+          )
+          assert.lengthOf(checkFreeze(released, { ...released, contents: changed }), 1)
+          const allocated = released.contents.map((c) =>
+            c.content_id === second.content_id ? { ...c, qty_allocated: 1 } : c
+          )
+          assert.lengthOf(checkFreeze(released, { ...released, contents: allocated }), 1)
+
+          // 1 more of each line: within 2 units, Complete at once with a Count row per line.
+          const completed = yield* step({
+            _tag: "RecordCount",
+            count: 0,
+            lines: [{ line: 0, counted: "more", by: 1 }, { line: 1, counted: "more", by: 1 }]
+          })
+          assert.deepStrictEqual(completed.counts.map((count) => count.status_id), [20])
+          assert.deepStrictEqual(checkCountLedger(released, completed), [])
+          assert.deepStrictEqual(checkThreshold(completed.counts, completed.transactions, isAdmin), [])
+          const recounted = completed.contents.map((c) =>
+            c.content_id === second.content_id ? { ...c, qty: c.qty - 1 } : c
+          )
+          assert.isNotEmpty(checkCountLedger(released, { ...completed, contents: recounted }))
+          const rowLost = completed.transactions.filter((_, i, all) =>
+            i !== all.findIndex((row) => row.transaction_type === "Count")
+          )
+          assert.lengthOf(checkCountLedger(released, { ...completed, transactions: rowLost }), 1)
+          // Count rows of a count that is not Complete.
+          assert.lengthOf(
+            checkThreshold(
+              completed.counts.map((count) => ({ ...count, status_id: 22 })),
+              completed.transactions,
+              isAdmin
+            ),
+            1
+          )
+
+          yield* step({ _tag: "CreateCount", location: 1, sku: null, blind: false })
+          yield* step({ _tag: "ReleaseCount", count: 0 })
+          // The 9 with 8 tasked to the face as expected, 5 short of the 7: over 2 units.
+          const pending = yield* step({
+            _tag: "RecordCount",
+            count: 0,
+            lines: [{ line: 0, counted: "expected", by: 1 }, { line: 1, counted: "less", by: 5 }]
+          })
+          assert.deepStrictEqual(pending.counts.map((count) => count.status_id), [20, 23])
+          const approved = yield* step({ _tag: "ApproveCount", count: 0, reason_code: "Damaged", admin: true })
+          assert.deepStrictEqual(checkCountLedger(pending, approved), [])
+          assert.deepStrictEqual(checkThreshold(approved.counts, approved.transactions, isAdmin), [])
+          // Over the threshold: applied without an approval, or by a user who is no admin.
+          const unapproved = approved.counts.map((count) => ({ ...count, approved_by: null }))
+          assert.lengthOf(checkThreshold(unapproved, approved.transactions, isAdmin), 1)
+          assert.lengthOf(checkThreshold(approved.counts, approved.transactions, () => false), 1)
         }).pipe(Effect.orDie))
     })
   })

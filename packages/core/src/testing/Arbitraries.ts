@@ -4,7 +4,9 @@
  * to any state (`Play.ts` says how each one is taken).
  */
 import { FastCheck as fc } from "effect"
+import type { CountVarianceThreshold } from "../admin/SiteSettings.js"
 import type { LocationStatus, LocationType } from "../locations/Location.js"
+import { type ReasonCode, ReasonCodes } from "../stock/ReasonCode.js"
 
 /** The unmanaged location ids generated stock lies at besides the site's receiving location. */
 export const unmanagedLocations = ["A-01", "A-02", "B-01"] as const
@@ -57,13 +59,15 @@ export interface OrderSeed {
 
 /**
  * A valid warehouse: managed locations (absent: none), SKUs, stock of those SKUs (with and
- * without expiry) and orders with lines.
+ * without expiry) and orders with lines; with `count_variance_threshold`, the site's (absent: the
+ * default, every count applies at once).
  */
 export interface WarehouseState {
   readonly locations?: ReadonlyArray<LocationSeed>
   readonly skus: ReadonlyArray<SkuSeed>
   readonly contents: ReadonlyArray<ContentSeed>
   readonly orders: ReadonlyArray<OrderSeed>
+  readonly count_variance_threshold?: CountVarianceThreshold
 }
 
 /** Bounds of `arbWarehouse`. */
@@ -75,6 +79,13 @@ export interface ArbWarehouseOptions {
   readonly maxOrders?: number
   readonly maxLines?: number
   readonly maxQty?: number
+  /**
+   * Managed `PickFace` locations (`P-0n`), some with limits, and then a reserve Storage location
+   * without limits (`R-01`) (default 0: none).
+   */
+  readonly maxPickFaces?: number
+  /** Whether the site gets a count variance threshold, in units or percent (default: no). */
+  readonly countThreshold?: boolean
 }
 
 // Small limits, so that tasks meet full locations often: a few tags, a few dozen kilograms, a few
@@ -109,15 +120,60 @@ const arbLocations = (maxLocations: number): fc.Arbitrary<ReadonlyArray<Location
       : [])
   ])
 
+/** The reserve Storage location generated with pick faces. */
+export const reserveLocation = "R-01"
+
+const arbPickFaces = (maxPickFaces: number): fc.Arbitrary<ReadonlyArray<LocationSeed>> =>
+  fc.uniqueArray(
+    fc.record({
+      number: fc.integer({ min: 1, max: 9 }),
+      zone: fc.constantFrom(null, "Z1"),
+      sequence: fc.integer({ min: 0, max: 3 }),
+      max_tags: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null, freq: 2 }),
+      max_weight: fc.option(fc.constantFrom(25, 60), { nil: null, freq: 3 })
+    }),
+    { minLength: 1, maxLength: maxPickFaces, selector: (face) => face.number }
+  ).map((faces) => [
+    ...faces.map(({ number, ...fields }): LocationSeed => ({
+      loc_id: `P-0${number}`,
+      loc_type: "PickFace",
+      max_volume: null,
+      ...fields
+    })),
+    // A reserve without limits, so that generated stock lies where replenishment takes it from.
+    {
+      loc_id: reserveLocation,
+      loc_type: "Storage",
+      zone: "Z1",
+      sequence: 0,
+      max_tags: null,
+      max_weight: null,
+      max_volume: null
+    }
+  ])
+
+const arbThreshold: fc.Arbitrary<CountVarianceThreshold> = fc.record({
+  percent: fc.option(fc.constantFrom(10, 50), { nil: null }),
+  units: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null, freq: 4 })
+})
+
 /**
  * Valid warehouse states: up to `maxLocations` managed Storage and Staging locations with small
  * limits (sometimes a managed `RECEIVING` too), at least one SKU (some with a weight, a volume, a
  * full pallet quantity or a preferred putaway location), stock at unmanaged and receiving locations and
- * at managed ones without limits, and orders only of those SKUs.
+ * at managed ones without limits, and orders only of those SKUs. With `maxPickFaces`, also pick
+ * faces and a reserve without limits to fill them from; with `countThreshold`, the site's count
+ * variance threshold.
  */
 export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<WarehouseState> => {
   const maxQty = options.maxQty ?? 20
-  return arbLocations(options.maxLocations ?? 4).chain((locations) =>
+  const managed = arbLocations(options.maxLocations ?? 4)
+  // Without faces and threshold, the states of before they existed, seed for seed.
+  const withFaces = (options.maxPickFaces ?? 0) === 0 ? managed : fc.tuple(
+    managed,
+    arbPickFaces(options.maxPickFaces ?? 0)
+  ).map(([locations, faces]) => [...locations, ...faces])
+  const states = withFaces.chain((locations) =>
     fc.uniqueArray(
       fc.record({
         sku_id: fc.stringMatching(/^[A-Z][A-Z0-9]{0,5}$/),
@@ -137,7 +193,11 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
       const unlimited = locations
         .filter((l) => l.max_tags === null && l.max_weight === null && (l.max_volume ?? null) === null)
         .map((l) => l.loc_id)
-      const stockLocations = [...new Set([...unmanagedLocations, defaultReceivingLocation, ...unlimited])]
+      const stockLocations = [
+        ...new Set([...unmanagedLocations, defaultReceivingLocation, ...unlimited]),
+        // With pick faces, much of the stock lies in their reserve.
+        ...(locations.some((l) => l.loc_type === "PickFace") ? [reserveLocation, reserveLocation, reserveLocation] : [])
+      ]
       const content = sku.chain((s) =>
         fc.record({
           sku_id: fc.constant(s.sku_id),
@@ -165,6 +225,12 @@ export const arbWarehouse = (options: ArbWarehouseOptions = {}): fc.Arbitrary<Wa
       })
     })
   )
+  return options.countThreshold === true
+    ? fc.tuple(states, arbThreshold).map(([state, count_variance_threshold]) => ({
+      ...state,
+      count_variance_threshold
+    }))
+    : states
 }
 
 /** The location statuses an operation sets: `Counting` is a count's alone. */
@@ -224,6 +290,50 @@ export type Op =
   | { readonly _tag: "MoveAll"; readonly from: number; readonly to: number }
   /** Sets a managed location's status through `PUT /locations/:id`, its other fields kept. */
   | { readonly _tag: "SetLocationStatus"; readonly location: number; readonly status: SettableStatus }
+  /**
+   * `PUT /pick-faces/:sku_id/:loc_id` of a SKU at a pick face (`face`: among the state's pick
+   * faces, `World.faces`): `max_qty` is `min_qty + span`.
+   */
+  | {
+    readonly _tag: "SetPickFace"
+    readonly sku: number
+    readonly face: number
+    readonly min_qty: number
+    readonly span: number
+    readonly replenish_multiple: number | null
+  }
+  /** `POST /replenishments/run`: of one SKU, or of every face when `sku` is null. */
+  | { readonly _tag: "Replenish"; readonly sku: number | null }
+  /** `POST /counts` of a managed location (among `GET /locations`), of one SKU unless `sku` is null. */
+  | { readonly _tag: "CreateCount"; readonly location: number; readonly sku: number | null; readonly blind: boolean }
+  /**
+   * `POST /counts/:id/release`, `/recount` and `DELETE /counts/:id`: `count` picks, by id, among the
+   * Open counts, the Pending Approval ones, and those not over (Open, Counting, Pending Approval).
+   */
+  | { readonly _tag: "ReleaseCount" | "Recount" | "CancelCount"; readonly count: number }
+  /**
+   * `POST /counts/:id/record` of a count that is Counting or Pending Approval (`count` among those),
+   * a line per entry: the count's line at position `line` counted as expected (`expected +
+   * in_flight`), `by` more or less, or found stock: `by` units of a SKU (the count's, else
+   * `line` among the world's) under a new tag. Entries naming one line twice keep the last.
+   */
+  | {
+    readonly _tag: "RecordCount"
+    readonly count: number
+    readonly lines: ReadonlyArray<CountedLine>
+  }
+  /**
+   * `POST /counts/:id/approve` of a Pending Approval count (`count` among those): by the actor, or
+   * by a user of the site who is no admin when `admin` is false (a refusal).
+   */
+  | { readonly _tag: "ApproveCount"; readonly count: number; readonly reason_code: ReasonCode; readonly admin: boolean }
+
+/** An entry of `RecordCount`: what a line counts. */
+export interface CountedLine {
+  readonly line: number
+  readonly counted: "expected" | "more" | "less" | "found"
+  readonly by: number
+}
 
 /** The kinds of operation. */
 export type OpKind = Op["_tag"]
@@ -237,7 +347,8 @@ export interface ArbOpsOptions {
    * How often each kind comes, relative to the others (0: never). Kinds not named keep their
    * default weight: 3 for wave starts, picks, moves and their confirms (each needs something
    * made before it), 2 for receipts, orders, new waves, putaway and status changes, 1 for the
-   * others.
+   * others, and 0 for those of pick faces and counts: they are opt-in (`cycleWeights`), so the
+   * sequences of a seed stay what they were before they existed.
    */
   readonly weights?: Partial<Record<OpKind, number>>
 }
@@ -256,7 +367,34 @@ const defaultWeights: Record<OpKind, number> = {
   ConfirmMove: 3,
   CancelMove: 1,
   MoveAll: 1,
-  SetLocationStatus: 2
+  SetLocationStatus: 2,
+  SetPickFace: 0,
+  Replenish: 0,
+  CreateCount: 0,
+  ReleaseCount: 0,
+  RecordCount: 0,
+  ApproveCount: 0,
+  Recount: 0,
+  CancelCount: 0
+}
+
+/** Every kind of operation, in the order `arbOps` weighs them. */
+export const opKinds = Object.keys(defaultWeights) as ReadonlyArray<OpKind>
+
+/**
+ * The weights that turn pick faces and counts on (`arbOps({ weights: cycleWeights })`): faces
+ * set and replenished, counts created, released, recorded (most often: a count needs a release
+ * and a record to end), approved, recounted and cancelled.
+ */
+export const cycleWeights: Partial<Record<OpKind, number>> = {
+  SetPickFace: 2,
+  Replenish: 3,
+  CreateCount: 3,
+  ReleaseCount: 4,
+  RecordCount: 5,
+  ApproveCount: 3,
+  Recount: 1,
+  CancelCount: 1
 }
 
 /**
@@ -311,7 +449,52 @@ export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<
       _tag: fc.constant("SetLocationStatus" as const),
       location: fc.nat(),
       status: fc.constantFrom<SettableStatus>("Active", "Blocked In", "Blocked Out", "Blocked")
-    })
+    }),
+    SetPickFace: fc.record({
+      _tag: fc.constant("SetPickFace" as const),
+      sku: fc.nat(),
+      face: fc.nat(),
+      min_qty: fc.nat(maxQty),
+      span: qty,
+      replenish_multiple: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null, freq: 2 })
+    }),
+    Replenish: fc.record({
+      _tag: fc.constant("Replenish" as const),
+      sku: fc.option(fc.nat(), { nil: null, freq: 2 })
+    }),
+    CreateCount: fc.record({
+      _tag: fc.constant("CreateCount" as const),
+      location: fc.nat(),
+      sku: fc.option(fc.nat(), { nil: null }),
+      blind: fc.boolean()
+    }),
+    ReleaseCount: fc.record({ _tag: fc.constant("ReleaseCount" as const), count: fc.nat() }),
+    RecordCount: fc.record({
+      _tag: fc.constant("RecordCount" as const),
+      count: fc.nat(),
+      lines: fc.array(
+        fc.record({
+          line: fc.nat(),
+          counted: fc.constantFrom(
+            "expected" as const,
+            "expected" as const,
+            "more" as const,
+            "less" as const,
+            "found" as const
+          ),
+          by: qty
+        }),
+        { minLength: 1, maxLength: 3 }
+      )
+    }),
+    ApproveCount: fc.record({
+      _tag: fc.constant("ApproveCount" as const),
+      count: fc.nat(),
+      reason_code: fc.constantFrom(...ReasonCodes),
+      admin: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 })
+    }),
+    Recount: fc.record({ _tag: fc.constant("Recount" as const), count: fc.nat() }),
+    CancelCount: fc.record({ _tag: fc.constant("CancelCount" as const), count: fc.nat() })
   }
   const weights = { ...defaultWeights, ...options.weights }
   const weighted = (Object.keys(kinds) as Array<OpKind>)

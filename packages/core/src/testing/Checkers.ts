@@ -180,7 +180,7 @@ export const checkConservation = (
  * content keeps its source's, so between two created within the same second neither is known to
  * come first (the engine's tie-break by content id is for equal instants only).
  */
-const comesFirst = (a: ContentView, b: ContentView) => {
+export const comesFirst = (a: ContentView, b: ContentView): boolean => {
   if (a.expiry_date !== b.expiry_date) {
     return b.expiry_date === null || (a.expiry_date !== null && a.expiry_date < b.expiry_date)
   }
@@ -248,21 +248,25 @@ export const checkBlockedAllocation = (
 /**
  * A wave start allocates only available stock, never tasked stock: comparing the contents before
  * and after it, no content's `qty_allocated` rose by more than it had available, and no
- * `qty_tasked_from` changed.
+ * `qty_tasked_from` changed but by the `replenished` tasks: the Replenish tasks the start opened
+ * after its allocation, for the pick faces it took stock from.
  */
 export const checkUntaskedAllocation = (
   before: ReadonlyArray<ContentView>,
-  after: ReadonlyArray<ContentView>
+  after: ReadonlyArray<ContentView>,
+  replenished: ReadonlyArray<Pick<MovementTaskView, "content_id" | "quantity">> = []
 ): ReadonlyArray<string> => {
   const earlier = new Map(before.map((c) => [c.content_id, c]))
+  const tasked = sumBy(replenished, (task) => String(task.content_id), (task) => task.quantity)
   return after.flatMap((c) => {
     const was = earlier.get(c.content_id) ?? { ...c, qty_allocated: 0, qty_tasked_from: 0, qty: 0 }
     const allocated = c.qty_allocated - was.qty_allocated
+    const expected = was.qty_tasked_from + (tasked.get(String(c.content_id)) ?? 0)
     return [
       ...(allocated > available(was)
         ? [`content ${c.content_id}: ${allocated} allocated by the start, ${available(was)} was available`]
         : []),
-      ...(c.qty_tasked_from === was.qty_tasked_from
+      ...(c.qty_tasked_from === expected
         ? []
         : [`content ${c.content_id}: the start changed qty_tasked_from ${was.qty_tasked_from} to ${c.qty_tasked_from}`])
     ]

@@ -4,6 +4,9 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { decodeInput } from "../admin/Embedding.js"
+import { SiteSettingsService } from "../admin/SiteSettingsService.js"
+import { ApproveCountRequest, type CountRecord, NewCountRequest, RecordCountRequest } from "../counts/Count.js"
+import { Counts } from "../counts/Counts.js"
 import { LocationUpdate, NewLocation } from "../locations/Location.js"
 import { Locations } from "../locations/Locations.js"
 import { NewSku } from "../masterdata/Sku.js"
@@ -17,17 +20,24 @@ import { NewPreAdvice } from "../receiving/PreAdvice.js"
 import { PreAdvices } from "../receiving/PreAdvices.js"
 import { Receiving } from "../receiving/Receiving.js"
 import { ReceivingRepository } from "../receiving/ReceivingRepository.js"
+import { PickFaceSetting, ReplenishmentRunRequest } from "../replenishment/PickFace.js"
+import { PickFaces } from "../replenishment/PickFaces.js"
+import { Replenishment } from "../replenishment/Replenishment.js"
 import type { WarehouseError } from "../shared/Errors.js"
 import { formatDate, TimeZone } from "../shared/Formats.js"
+import { UserId } from "../shared/Ids.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { addDays, AdjustmentRequest, Inventory } from "../stock/Inventory.js"
 import { available } from "../stock/Stock.js"
 import { WaveDefinitionInput } from "../waves/WaveDefinition.js"
 import { WaveDefinitions } from "../waves/WaveDefinitions.js"
 import { Waves } from "../waves/Waves.js"
-import { type Op, unmanagedLocations, type WarehouseState } from "./Arbitraries.js"
+import { type CountedLine, type Op, unmanagedLocations, type WarehouseState } from "./Arbitraries.js"
 import { checkBlockedAllocation, checkFefo, checkInvariants, checkUntaskedAllocation } from "./Checkers.js"
+import { checkCountLedger, checkFreeze, checkThreshold } from "./Counts.js"
+import { checkOneOpenReplenishment, checkReplenishmentFefo, newReplenishments } from "./Replenishment.js"
 import { snapshot } from "./Snapshot.js"
+import type { CycleSnapshot } from "./Views.js"
 
 /** What a played operation did: done, refused by a rule (with the error), or nothing to act on. */
 export type Outcome =
@@ -62,12 +72,14 @@ export interface World {
   readonly locations: ReadonlyArray<string>
   /** The site's receiving location: where receipts go. */
   readonly receiving: string
+  /** The state's managed `PickFace` locations: what `SetPickFace` names by position. */
+  readonly faces: ReadonlyArray<string>
 }
 
 /**
- * Writes a generated warehouse through the services, as `actor`: the locations and SKUs
- * (upserted), the stock (as adjustments), the orders, and a wave definition that takes every order
- * ("Alles", per order).
+ * Writes a generated warehouse through the services, as `actor` (an admin, when the state has a
+ * count variance threshold): the site's threshold, the locations and SKUs (upserted), the stock
+ * (as adjustments), the orders, and a wave definition that takes every order ("Alles", per order).
  */
 export const seed = (actor: Actor, state: WarehouseState) =>
   Effect.gen(function*() {
@@ -78,11 +90,17 @@ export const seed = (actor: Actor, state: WarehouseState) =>
     const definitions = yield* WaveDefinitions
     const prefix = yield* runId
     const date = yield* today
+    if (state.count_variance_threshold !== undefined) {
+      yield* Effect.flatMap(SiteSettingsService, (settings) =>
+        settings.update(actor, actor.scope.site_id, { count_variance_threshold: state.count_variance_threshold }))
+    }
     for (const location of state.locations ?? []) {
       const created = yield* Effect.either(locations.create(actor, yield* decodeInput(NewLocation, location)))
       // A site shared between runs has it already: it gets this run's fields, as SKUs do.
       if (created._tag === "Left") {
-        if (created.left._tag !== "LocationExists") return yield* created.left
+        if (created.left._tag !== "LocationExists") {
+          return yield* created.left
+        }
         yield* locations.replace(actor, location.loc_id, yield* decodeInput(LocationUpdate, location))
       }
     }
@@ -131,15 +149,19 @@ export const seed = (actor: Actor, state: WarehouseState) =>
         pick_type: 1
       })
     )
-    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) => r.receivingLocation(actor.scope.site_id))
-    const managed = (state.locations ?? []).map((location) => location.loc_id)
+    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) =>
+      r.receivingLocation(actor.scope.site_id))
+    const managed = (state.locations ?? []).map((location) =>
+      location.loc_id
+    )
     return {
       actor,
       prefix,
       definitionId,
       skus: state.skus.map((sku) => sku.sku_id),
       locations: [...new Set([...managed, ...unmanagedLocations, receiving])],
-      receiving
+      receiving,
+      faces: (state.locations ?? []).filter((location) => location.loc_type === "PickFace").map((l) => l.loc_id)
     } satisfies World
   })
 
@@ -295,27 +317,159 @@ export const applyOp = (world: World, op: Op) =>
           (update) => locations.replace(actor, location.value.loc_id, update)
         ))
       }
+      case "SetPickFace": {
+        const sku = pick(world.skus, op.sku)
+        const face = pick(world.faces, op.face)
+        if (Option.isNone(sku) || Option.isNone(face)) return skipped
+        const pickFaces = yield* PickFaces
+        return yield* refusable(Effect.flatMap(
+          decodeInput(PickFaceSetting, {
+            min_qty: op.min_qty,
+            max_qty: op.min_qty + op.span,
+            replenish_multiple: op.replenish_multiple
+          }),
+          (setting) => pickFaces.put(actor, sku.value, face.value, setting)
+        ))
+      }
+      case "Replenish": {
+        const sku = op.sku === null ? Option.some(null) : pick(world.skus, op.sku)
+        if (Option.isNone(sku)) return skipped
+        const replenishment = yield* Replenishment
+        return yield* refusable(Effect.flatMap(
+          decodeInput(ReplenishmentRunRequest, { sku_id: sku.value }),
+          (request) => replenishment.run(actor, request)
+        ))
+      }
+      case "CreateCount": {
+        const location = pick(yield* Effect.flatMap(Locations, (locations) => locations.list(actor, {})), op.location)
+        const sku = op.sku === null ? Option.some(null) : pick(world.skus, op.sku)
+        if (Option.isNone(location) || Option.isNone(sku)) return skipped
+        const counts = yield* Counts
+        return yield* refusable(Effect.flatMap(
+          decodeInput(NewCountRequest, { loc_id: location.value.loc_id, sku_id: sku.value, blind: op.blind }),
+          (request) => counts.create(actor, request)
+        ))
+      }
+      case "ReleaseCount":
+      case "Recount":
+      case "CancelCount": {
+        const statuses = op._tag === "ReleaseCount" ? [1] : op._tag === "Recount" ? [23] : [1, 22, 23]
+        const count = pick(yield* countsIn(actor, statuses), op.count)
+        if (Option.isNone(count)) return skipped
+        const counts = yield* Counts
+        const id = count.value.id
+        return yield* refusable(
+          op._tag === "ReleaseCount"
+            ? counts.release(actor, id)
+            : op._tag === "Recount"
+            ? counts.recount(actor, id)
+            : counts.cancel(actor, id)
+        )
+      }
+      case "RecordCount": {
+        const count = pick(yield* countsIn(actor, [22, 23]), op.count)
+        if (Option.isNone(count)) return skipped
+        const counts = yield* Counts
+        const record = yield* Effect.orDie(counts.get(actor, count.value.id))
+        const lines = countedLines(world, record, op.lines)
+        if (lines.length === 0) return skipped
+        return yield* refusable(Effect.flatMap(
+          decodeInput(RecordCountRequest, { lines }),
+          (request) => counts.record(actor, record.id, request)
+        ))
+      }
+      case "ApproveCount": {
+        const count = pick(yield* countsIn(actor, [23]), op.count)
+        if (Option.isNone(count)) return skipped
+        const counts = yield* Counts
+        // A user of the site who is no admin: the approval is refused (403).
+        const approver = op.admin ? actor : { ...actor, admin: false, userId: UserId.make(`${world.prefix}-counter`) }
+        return yield* refusable(Effect.flatMap(
+          decodeInput(ApproveCountRequest, { reason_code: op.reason_code }),
+          (request) => counts.approve(approver, count.value.id, request)
+        ))
+      }
     }
   })
 
+/** The counts of the actor's site in these statuses, by id. */
+const countsIn = (actor: Actor, statuses: ReadonlyArray<number>) =>
+  Effect.map(
+    Effect.orDie(Effect.flatMap(Counts, (counts) => counts.list(actor, {}))),
+    (counts) => counts.filter((count) => statuses.includes(count.status_id))
+  )
+
 /**
- * Seeds the state, plays the operations, and checks the invariants after each one; after each
- * wave start, also FEFO, that no claim is on stock a location's status keeps in, and that the
- * start took only available (never tasked) stock. `violations` is empty when every invariant
- * held throughout.
+ * The lines of a `RecordCount` for the count as an admin sees it: each entry counts the count's
+ * line at its position (expected + in flight, more or less), or found stock under a new tag; the
+ * last entry naming a SKU and tag wins.
+ */
+const countedLines = (world: World, count: CountRecord, entries: ReadonlyArray<CountedLine>) => {
+  const lines = new Map<string, { sku_id: string; tag_id: string | null; qty_counted: number }>()
+  for (const [index, entry] of entries.entries()) {
+    if (entry.counted === "found") {
+      const sku = count.sku_id === null ? pick(world.skus, entry.line) : Option.some(count.sku_id)
+      if (Option.isNone(sku)) continue
+      const tag = `${world.prefix}-F${count.id}-${count.count_index}-${index}`
+      lines.set(JSON.stringify([sku.value, tag]), { sku_id: sku.value, tag_id: tag, qty_counted: entry.by })
+      continue
+    }
+    const line = pick(count.lines, entry.line)
+    if (Option.isNone(line)) continue
+    const should = Math.max(0, (line.value.expected ?? 0) + (line.value.in_flight ?? 0))
+    const counted = entry.counted === "expected"
+      ? should
+      : entry.counted === "more"
+      ? should + entry.by
+      : Math.max(0, should - entry.by)
+    lines.set(JSON.stringify([line.value.sku_id, line.value.tag_id]), {
+      sku_id: line.value.sku_id,
+      tag_id: line.value.tag_id,
+      qty_counted: counted
+    })
+  }
+  return [...lines.values()]
+}
+
+/**
+ * The checks of pick faces and counts over one operation, from the site before it to the site
+ * after it: one open replenishment per (SKU, face) and FEFO sources for what it opened, the freeze
+ * of counted locations, the ledger of a count it completed, and the approval threshold (`isAdmin`
+ * says whose approval counts).
+ */
+export const checkCycle = (
+  before: CycleSnapshot,
+  after: CycleSnapshot,
+  today: string,
+  isAdmin: (userId: string) => boolean
+): ReadonlyArray<string> => [
+  ...checkOneOpenReplenishment(before.tasks, after),
+  ...checkReplenishmentFefo(before.tasks, after, today),
+  ...checkFreeze(before, after),
+  ...checkCountLedger(before, after),
+  ...checkThreshold(after.counts, after.transactions, isAdmin)
+]
+
+/**
+ * Seeds the state, plays the operations, and checks the invariants after each one, and those of
+ * pick faces and counts over it (`checkCycle`); after each wave start, also FEFO, that no claim
+ * is on stock a location's status keeps in, and that the start took only available (never tasked)
+ * stock, tasking none but for the replenishment it triggered. `violations` is empty when every
+ * invariant held throughout.
  */
 export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
     const world = yield* seed(actor, state)
     const waves = yield* Waves
     const outcomes: Array<Outcome> = []
+    const isAdmin = (userId: string) => actor.admin && userId === actor.userId
     let before = yield* snapshot(actor)
     const violations: Array<string> = [...checkInvariants(before)]
     for (const [index, op] of ops.entries()) {
       const outcome = yield* applyOp(world, op)
       outcomes.push(outcome)
       const after = yield* snapshot(actor)
-      const found = [...checkInvariants(after)]
+      const found = [...checkInvariants(after), ...checkCycle(before, after, yield* today, isAdmin)]
       if (op._tag === "StartWave" && outcome._tag === "Done") {
         const started = pick(yield* waves.list(actor), op.wave)
         if (Option.isSome(started)) {
@@ -323,7 +477,7 @@ export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>
           found.push(
             ...checkFefo(after.contents, claims, yield* today, after.locations),
             ...checkBlockedAllocation(after.contents, claims, after.locations),
-            ...checkUntaskedAllocation(before.contents, after.contents)
+            ...checkUntaskedAllocation(before.contents, after.contents, newReplenishments(before.tasks, after.tasks))
           )
         }
       }

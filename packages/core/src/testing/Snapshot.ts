@@ -2,18 +2,21 @@
  * A site's state read through the services, as its API shows it: what the checkers run on.
  */
 import { Effect } from "effect"
+import { Counts } from "../counts/Counts.js"
 import { Locations } from "../locations/Locations.js"
 import { Skus } from "../masterdata/Skus.js"
 import { MovementTasks } from "../movement/MovementTasks.js"
+import { PickFaces } from "../replenishment/PickFaces.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Inventory } from "../stock/Inventory.js"
 import { Waves } from "../waves/Waves.js"
-import type { WarehouseSnapshot } from "./Views.js"
+import type { CycleSnapshot } from "./Views.js"
 
 /**
- * The stock, ledger, claims, movement tasks (every status), locations and SKU measures of a
- * scope, as its API shows them. Capacity and occupancy are checked right only on a site-wide
- * actor's snapshot: a location counts every client's stock.
+ * The stock, ledger, claims, movement tasks (every status), locations, SKU measures, pick-face
+ * settings and counts of a scope, as its API shows them. Capacity and occupancy are checked right
+ * only on a site-wide actor's snapshot: a location counts every client's stock; and only a
+ * site-wide actor sees counts (a client's has none), only an admin their figures on a blind one.
  */
 export const snapshot = (actor: Actor) =>
   Effect.gen(function*() {
@@ -22,6 +25,8 @@ export const snapshot = (actor: Actor) =>
     const movementTasks = yield* MovementTasks
     const locations = yield* Locations
     const skus = yield* Skus
+    const pickFaces = yield* PickFaces
+    const counts = yield* Counts
     const contents = yield* inventory.overview(actor)
     const transactions = yield* inventory.transactions(actor)
     const claims = yield* Effect.flatMap(
@@ -36,12 +41,18 @@ export const snapshot = (actor: Actor) =>
       skus.list(actor),
       Effect.forEach((listed) => Effect.orDie(skus.get(actor, listed.sku_id)))
     )
+    const countRecords = actor.scope.client_id !== null ? [] : yield* Effect.flatMap(
+      Effect.orDie(counts.list(actor, {})),
+      Effect.forEach((count) => Effect.orDie(counts.get(actor, count.id)))
+    )
     return {
       contents,
       transactions,
       claims: claims.flat(),
       tasks: tasks.flat(),
       locations: yield* locations.list(actor, {}),
-      skus: measures
-    } satisfies WarehouseSnapshot
+      skus: measures,
+      faces: yield* pickFaces.list(actor, {}),
+      counts: countRecords
+    } satisfies CycleSnapshot
   })

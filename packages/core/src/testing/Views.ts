@@ -1,9 +1,10 @@
 /**
  * The records the invariant checkers read, as the API shows them: contents, ledger rows, claims,
- * movement tasks, locations and SKU measures, each with only the fields a checker needs, so a
- * test may hand-make them.
+ * movement tasks, locations, SKU measures, pick faces and counts, each with only the fields a
+ * checker needs, so a test may hand-make them.
  */
-import type { LocationRecord, LocationStatus } from "../locations/Location.js"
+import type { CountLineRecord, CountRecord } from "../counts/Count.js"
+import type { LocationRecord, LocationStatus, LocationType } from "../locations/Location.js"
 import type { MovementTaskRecord } from "../movement/MovementTask.js"
 import type { TransactionType } from "../stock/Stock.js"
 
@@ -32,6 +33,8 @@ export interface TransactionView {
   readonly from_content_id?: number | null
   readonly transaction_type: TransactionType
   readonly qty: number
+  /** `Count <id>` on the rows a count wrote; absent on rows made by hand before counts existed. */
+  readonly notes?: string | null
 }
 
 /** A transaction with its SKU, owner and destination, as the API shows it: what conservation and capacity read. */
@@ -49,11 +52,13 @@ export interface ClaimView {
   readonly status: string
 }
 
-/** A movement task as `GET /movement-tasks` shows it. */
-export type MovementTaskView = Pick<
-  MovementTaskRecord,
-  "id" | "content_id" | "quantity" | "status_id" | "sku_id" | "tag_id" | "to_loc_id"
->
+/**
+ * A movement task as `GET /movement-tasks` shows it. Its type and source location are optional,
+ * as tasks made by hand before replenishment and counts were checked did without them.
+ */
+export type MovementTaskView =
+  & Pick<MovementTaskRecord, "id" | "content_id" | "quantity" | "status_id" | "sku_id" | "tag_id" | "to_loc_id">
+  & Partial<Pick<MovementTaskRecord, "task_type" | "from_loc_id">>
 
 /** A managed location's status, as `GET /locations` shows it. */
 export interface LocationStatusView {
@@ -78,6 +83,11 @@ export type LocationView = Pick<
   | "over_capacity"
 >
 
+/** A managed location's status and type: what the checks of replenishment sources read. */
+export interface LocationKindView extends LocationStatusView {
+  readonly loc_type: LocationType
+}
+
 /** What a SKU weighs and takes up per unit (null: nothing), as `GET /skus/:id` shows it. */
 export interface SkuMeasuresView {
   readonly sku_id: string
@@ -99,4 +109,37 @@ export interface WarehouseSnapshot extends InvariantState {
   readonly tasks: ReadonlyArray<MovementTaskView>
   readonly locations: ReadonlyArray<LocationView>
   readonly skus: ReadonlyArray<SkuMeasuresView>
+}
+
+/** A pick-face setting with its face's stock, as `GET /pick-faces` shows it. */
+export interface PickFaceView {
+  readonly sku_id: string
+  readonly loc_id: string
+  readonly min_qty: number
+  readonly max_qty: number
+  readonly replenish_multiple: number | null
+  readonly level: number
+}
+
+/** A line of a count as an admin sees it through `GET /counts/:id`. */
+export type CountLineView = Pick<
+  CountLineRecord,
+  "sku_id" | "tag_id" | "expected" | "in_flight" | "qty_counted" | "variance" | "within_threshold"
+>
+
+/** A count as an admin sees it through `GET /counts/:id`: its state, approver and the lines of its last index. */
+export interface CountView
+  extends Pick<CountRecord, "id" | "loc_id" | "sku_id" | "status_id" | "count_index" | "approved_by">
+{
+  readonly lines: ReadonlyArray<CountLineView>
+}
+
+/**
+ * A site with pick faces and counts as its API shows it (`snapshot`): a `WarehouseSnapshot` whose
+ * locations name their type, with the pick-face settings and every count.
+ */
+export interface CycleSnapshot extends WarehouseSnapshot {
+  readonly locations: ReadonlyArray<LocationView & LocationKindView>
+  readonly faces: ReadonlyArray<PickFaceView>
+  readonly counts: ReadonlyArray<CountView>
 }
