@@ -9,6 +9,7 @@ import {
   checkClaims,
   checkConservation,
   checkCountLedger,
+  checkDemand,
   checkFefo,
   checkFreeze,
   checkInvariants,
@@ -16,6 +17,7 @@ import {
   checkOccupancy,
   checkOneOpenReplenishment,
   checkReplenishmentFefo,
+  checkShortPick,
   checkStock,
   checkTasks,
   checkThreshold,
@@ -24,12 +26,14 @@ import {
   type CountView,
   cycleWeights,
   type LedgerRowView,
+  type LineClaimView,
   type LocationView,
   makeTestEventPublisher,
   makeTestLayer,
   type MovementTaskView,
   opKinds,
   type PlacedContentView,
+  shortPickWeights,
   testTransactor,
   unmanagedLocations
 } from "@wms/core/testing"
@@ -588,13 +592,14 @@ describe("the checkers of pick faces and counts of @wms/core/testing", () => {
     assert.deepStrictEqual(checkThreshold([{ ...over, approved_by: null, status_id: 23 }], [], admins), [])
   })
 
-  it("generate pick faces and a reserve, a threshold, and the operations of faces and counts only when asked", () => {
+  it("generate pick faces and a reserve, a threshold, and the operations of faces, counts and short picks only when asked", () => {
+    const weights = { ...cycleWeights, ...shortPickWeights }
     const kinds = new Set(
-      fc.sample(arbOps({ minLength: 20, maxLength: 30, weights: cycleWeights }), 100).flat().map((op) => op._tag)
+      fc.sample(arbOps({ minLength: 20, maxLength: 30, weights }), 100).flat().map((op) => op._tag)
     )
     assert.strictEqual(kinds.size, opKinds.length)
     const plain = new Set(fc.sample(arbOps({ minLength: 20, maxLength: 30 }), 100).flat().map((op) => op._tag))
-    assert.isFalse([...plain].some((kind) => kind in cycleWeights))
+    assert.isFalse([...plain].some((kind) => kind in cycleWeights || kind === "ShortPick" || kind === "SetShortPicks"))
     const states = fc.sample(arbWarehouse({ maxPickFaces: 2, countThreshold: true }), 50)
     assert.isTrue(states.every((state) => state.count_variance_threshold !== undefined))
     assert.isTrue(states.every((state) => state.locations?.some((l) => l.loc_type === "PickFace")))
@@ -604,6 +609,95 @@ describe("the checkers of pick faces and counts of @wms/core/testing", () => {
         state.count_variance_threshold === undefined && !state.locations?.some((l) => l.loc_type === "PickFace")
       )
     )
+  })
+})
+
+describe("the checkers of short picks", () => {
+  const claim = (fields: Partial<LineClaimView> & { readonly id: number }): LineClaimView => ({
+    content_id: 1,
+    qty: 1,
+    status: "allocated",
+    order_id: "SO-1",
+    line_id: 1,
+    ...fields
+  })
+  const order = (
+    order_id: string,
+    status: number,
+    lines: ReadonlyArray<{ qty: number; qty_picked: number; qty_shipped?: number; qty_backordered?: number }>,
+    backorder_of?: string
+  ) => ({
+    order_id,
+    order_status: { id: status },
+    ...(backorder_of === undefined ? {} : { backorder_of }),
+    lines: lines.map((line, i) => ({ line: i + 1, qty_shipped: 0, ...line }))
+  })
+
+  it("flag a line holding more than it asks for, and backordered units not on exactly one backorder", () => {
+    // 10 asked: 4 picked, 3 claimed, 3 backordered, shipped with its backorder of 3.
+    const shipped = order("SO-1", 19, [{ qty: 10, qty_picked: 4, qty_shipped: 4, qty_backordered: 3 }])
+    const backorder = order("SO-1-B1", 14, [{ qty: 3, qty_picked: 0 }], "SO-1")
+    const open = [claim({ id: 1, qty: 3, status: "picked" }), claim({ id: 2, qty: 3, order_id: "SO-2" })]
+    assert.deepStrictEqual(checkDemand([shipped, backorder], open), [])
+    const over = order("SO-2", 17, [{ qty: 5, qty_picked: 2, qty_backordered: 1 }])
+    assert.deepStrictEqual(checkDemand([over], open), [
+      "order SO-2 line 1 asks 5 but holds 2 picked, 3 claimed and 1 backordered (0 shipped)"
+    ])
+    assert.deepStrictEqual(checkDemand([shipped], []), [
+      "line SO-1/1: shipped orders backordered 3, its backorders hold 0"
+    ])
+    const twice = order("SO-1-B2", 14, [{ qty: 3, qty_picked: 0 }], "SO-1")
+    assert.strictEqual(checkDemand([shipped, backorder, twice], []).length, 1)
+    // A backorder of a backorder counts against the first order of the chain.
+    const again = order("SO-1-B1", 19, [{ qty: 3, qty_picked: 2, qty_shipped: 2, qty_backordered: 1 }], "SO-1")
+    const last = order("SO-1-B2", 14, [{ qty: 1, qty_picked: 0 }], "SO-1")
+    assert.deepStrictEqual(checkDemand([shipped, again, last], []), [])
+  })
+
+  it("flag a short pick's claims off its line or its FEFO order, and rows beyond its loss and claims", () => {
+    // Task 1 shorted at content 1 (first in FEFO: left out); content 2 comes before content 3.
+    const contents = [
+      placed({ content_id: 1, loc_id: "A", qty: 5 }),
+      placed({ content_id: 2, loc_id: "A", qty: 4, qty_allocated: 4, expiry_date: "2030-02-01" }),
+      placed({ content_id: 3, loc_id: "B", qty: 4, qty_allocated: 1, expiry_date: "2030-03-01" })
+    ]
+    const shorted = claim({ id: 1, qty: 6 })
+    const before = {
+      claims: [shorted],
+      transactions: [{ id: 1, content_id: 1, transaction_type: "Allocate" as const, qty: 6 }]
+    }
+    const written = [
+      { id: 2, content_id: 2, transaction_type: "Allocate" as const, qty: 4 },
+      { id: 3, content_id: 3, transaction_type: "Allocate" as const, qty: 1 },
+      { id: 4, content_id: 1, transaction_type: "Pick" as const, qty: 1 },
+      { id: 5, content_id: 1, transaction_type: "Lost" as const, qty: 5 }
+    ]
+    const after = {
+      contents,
+      claims: [claim({ id: 2, content_id: 2, qty: 4 }), claim({ id: 3, content_id: 3, qty: 1 })],
+      transactions: [...before.transactions, ...written],
+      locations: []
+    }
+    const change = { before, after, taskId: 1, today: "2030-01-01" }
+    assert.deepStrictEqual(checkShortPick(change), [])
+    // Content 2 left with stock while 3 was taken: out of FEFO order.
+    const unordered = { ...after, contents: [contents[0], { ...contents[1], qty_allocated: 3 }, contents[2]] }
+    assert.deepStrictEqual(checkShortPick({ ...change, after: unordered }), [
+      "content 3 was claimed while content 2 comes first and has stock"
+    ])
+    const elsewhere = { ...after, claims: [...after.claims, claim({ id: 4, content_id: 3, order_id: "SO-9" })] }
+    assert.include(checkShortPick({ ...change, after: elsewhere })[0], "claimed for SO-9 line 1")
+    const adjusted = {
+      ...after,
+      transactions: [...after.transactions, { id: 6, content_id: 1, transaction_type: "Adjustment" as const, qty: 1 }]
+    }
+    assert.deepStrictEqual(checkShortPick({ ...change, after: adjusted }), [
+      "short pick of task 1 wrote a transaction of type Adjustment"
+    ])
+    const unwritten = { ...after, transactions: after.transactions.filter((row) => row.id !== 3) }
+    assert.deepStrictEqual(checkShortPick({ ...change, after: unwritten }), [
+      "short pick of task 1 wrote Allocate rows of 4 for claims of 5"
+    ])
   })
 })
 

@@ -15,6 +15,7 @@ import {
   opKinds,
   play,
   seed,
+  shortPickWeights,
   snapshot,
   type WarehouseState
 } from "@wms/core/testing"
@@ -47,6 +48,17 @@ const faceAndReserve: WarehouseState = {
   count_variance_threshold: { percent: null, units: 2 }
 }
 
+// JAM at A-01 (5, the older) and A-02 (2), and an order of 6: a wave claims 5 and 1.
+const jamAndOrder: WarehouseState = {
+  locations: [],
+  skus: [{ sku_id: "JAM", expiry_days: null }],
+  contents: [
+    { sku_id: "JAM", loc_id: "A-01", qty: 5, expiry_in_days: null },
+    { sku_id: "JAM", loc_id: "A-02", qty: 2, expiry_in_days: null }
+  ],
+  orders: [{ order_id: "SO-1", ship_by_in_days: null, lines: [{ sku_id: "JAM", qty: 6 }] }]
+}
+
 /** Seeds the state and plays the operations on a site of their own. */
 const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
@@ -68,6 +80,17 @@ const only = (kinds: Partial<Record<OpKind, number>>) => ({
   ...Object.fromEntries(opKinds.map((kind) => [kind, 0])),
   ...kinds
 })
+
+// Short picks need tasks: the settings set, and a wave of the seeded orders started, before the rest.
+const shortPicking = FastCheck.tuple(
+  arbOps({ minLength: 1, maxLength: 1, weights: only({ SetShortPicks: 1 }) }),
+  arbOps({ minLength: 10, maxLength: 25, weights: shortPickWeights })
+).map(([settings, ops]): ReadonlyArray<Op> => [
+  ...settings,
+  { _tag: "CreateWave" },
+  { _tag: "StartWave", wave: 0 },
+  ...ops
+])
 
 // A count from creation on: released, recorded, then approved, recounted, recorded again or
 // cancelled (each may be refused, or find the count in another state).
@@ -241,6 +264,44 @@ for (const [label, services] of stores) {
           }).pipe(Effect.orDie),
         { fastCheck: { numRuns: label === "sqlite" ? 30 : 10 } }
       )
+
+      it.effect.prop(
+        "conserves demand per order line and across backorders, and re-allocates by FEFO, through any sequence of short picks",
+        [arbWarehouse(), shortPicking],
+        ([state, ops]) =>
+          Effect.gen(function*() {
+            // play checks the demand of every line after each operation, and over each short pick
+            // that its claims follow FEFO and that it changed stock only by its loss.
+            const { outcomes, violations } = yield* playOnNewSite("short", state, ops)
+            assert.deepStrictEqual(violations, [])
+            assert.strictEqual(outcomes.length, ops.length)
+          }).pipe(Effect.orDie),
+        { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
+      )
+
+      it.effect("plays a short pick that re-allocates what it can and backorders the rest through to the backorder", () =>
+        Effect.gen(function*() {
+          const site = `shorted-${++run}`
+          yield* ensureSite(site)
+          const actor = yield* systemActor(site)
+          const { outcomes, violations } = yield* play(actor, jamAndOrder, [
+            { _tag: "SetShortPicks", reallocate_short_picks: true, backorders: true, count_on_short_pick: false },
+            { _tag: "CreateWave" },
+            { _tag: "StartWave", wave: 0 },
+            // 2 of the 5 at A-01 found: 1 claimed again at A-02, 2 backordered.
+            { _tag: "ShortPick", task: 0, picked: 2, reallocate: null, reason_code: "StockOut" },
+            { _tag: "ConfirmTask", task: 0, picked: null },
+            { _tag: "ConfirmTask", task: 0, picked: null },
+            { _tag: "Ship", order: 0 }
+          ])
+          assert.deepStrictEqual(violations, [])
+          assert.deepStrictEqual(outcomes.map((outcome) => outcome._tag), Array(7).fill("Done"))
+          const { orders = [] } = yield* snapshot(actor)
+          assert.deepStrictEqual(
+            orders.map((o) => [o.order_status.id, o.backorder_of ?? null, o.lines.map((l) => [l.qty, l.qty_shipped])]),
+            [[19, null, [[6, 4]]], [14, orders[0].order_id, [[2, 0]]]]
+          )
+        }).pipe(Effect.orDie))
 
       it.effect("plays pick faces, replenishment and counts through to their end", () =>
         Effect.gen(function*() {

@@ -6,7 +6,7 @@
 import { FastCheck as fc } from "effect"
 import type { CountVarianceThreshold } from "../admin/SiteSettings.js"
 import type { LocationStatus, LocationType } from "../locations/Location.js"
-import { type ReasonCode, ReasonCodes } from "../stock/ReasonCode.js"
+import { type ReasonCode, ReasonCodes, type ShortPickReasonCode, ShortPickReasonCodes } from "../stock/ReasonCode.js"
 
 /** The unmanaged location ids generated stock lies at besides the site's receiving location. */
 export const unmanagedLocations = ["A-01", "A-02", "B-01"] as const
@@ -327,6 +327,24 @@ export type Op =
    * by a user of the site who is no admin when `admin` is false (a refusal).
    */
   | { readonly _tag: "ApproveCount"; readonly count: number; readonly reason_code: ReasonCode; readonly admin: boolean }
+  /**
+   * A short pick: `picked` modulo the task's quantity, with `reallocate` in the body unless null
+   * (then the site setting decides) and a reason code unless null.
+   */
+  | {
+    readonly _tag: "ShortPick"
+    readonly task: number
+    readonly picked: number
+    readonly reallocate: boolean | null
+    readonly reason_code: ShortPickReasonCode | null
+  }
+  /** `PUT /sites/:id/settings` of the short-pick settings. */
+  | {
+    readonly _tag: "SetShortPicks"
+    readonly reallocate_short_picks: boolean
+    readonly backorders: boolean
+    readonly count_on_short_pick: boolean
+  }
 
 /** An entry of `RecordCount`: what a line counts. */
 export interface CountedLine {
@@ -375,7 +393,9 @@ const defaultWeights: Record<OpKind, number> = {
   RecordCount: 0,
   ApproveCount: 0,
   Recount: 0,
-  CancelCount: 0
+  CancelCount: 0,
+  ShortPick: 0,
+  SetShortPicks: 0
 }
 
 /** Every kind of operation, in the order `arbOps` weighs them. */
@@ -395,6 +415,20 @@ export const cycleWeights: Partial<Record<OpKind, number>> = {
   ApproveCount: 3,
   Recount: 1,
   CancelCount: 1
+}
+
+/**
+ * The weights that turn short picks on (`arbOps({ weights: shortPickWeights })`): the settings of
+ * re-allocation, backorders and control counts turned on and off, short picks, and more waves,
+ * picks and shipments for them to act on.
+ */
+export const shortPickWeights: Partial<Record<OpKind, number>> = {
+  ShortPick: 5,
+  SetShortPicks: 2,
+  StartWave: 4,
+  ConfirmTask: 3,
+  Ship: 3,
+  AddOrder: 3
 }
 
 /**
@@ -494,7 +528,20 @@ export const arbOps = (options: ArbOpsOptions = {}): fc.Arbitrary<ReadonlyArray<
       admin: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 })
     }),
     Recount: fc.record({ _tag: fc.constant("Recount" as const), count: fc.nat() }),
-    CancelCount: fc.record({ _tag: fc.constant("CancelCount" as const), count: fc.nat() })
+    CancelCount: fc.record({ _tag: fc.constant("CancelCount" as const), count: fc.nat() }),
+    ShortPick: fc.record({
+      _tag: fc.constant("ShortPick" as const),
+      task: fc.nat(),
+      picked: fc.nat(maxQty),
+      reallocate: fc.option(fc.boolean(), { nil: null, freq: 2 }),
+      reason_code: fc.option(fc.constantFrom(...ShortPickReasonCodes), { nil: null })
+    }),
+    SetShortPicks: fc.record({
+      _tag: fc.constant("SetShortPicks" as const),
+      reallocate_short_picks: fc.boolean(),
+      backorders: fc.boolean(),
+      count_on_short_pick: fc.boolean()
+    })
   }
   const weights = { ...defaultWeights, ...options.weights }
   const weighted = (Object.keys(kinds) as Array<OpKind>)

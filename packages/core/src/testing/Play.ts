@@ -36,6 +36,7 @@ import { type CountedLine, type Op, unmanagedLocations, type WarehouseState } fr
 import { checkBlockedAllocation, checkFefo, checkInvariants, checkUntaskedAllocation } from "./Checkers.js"
 import { checkCountLedger, checkFreeze, checkThreshold } from "./Counts.js"
 import { checkOneOpenReplenishment, checkReplenishmentFefo, newReplenishments } from "./Replenishment.js"
+import { checkDemand, checkShortPick, type LineClaimView, type ShortPickChange } from "./ShortPicks.js"
 import { snapshot } from "./Snapshot.js"
 import type { CycleSnapshot } from "./Views.js"
 
@@ -243,6 +244,21 @@ export const applyOp = (world: World, op: Op) =>
         const qty = op.picked === null ? null : op.picked % (task.value.quantity + 1)
         return yield* refusable(picking.confirm(actor, task.value.id, { qty }))
       }
+      case "ShortPick": {
+        const picking = yield* Picking
+        const task = pick(yield* picking.tasks(actor, {}), op.task)
+        if (Option.isNone(task)) return skipped
+        return yield* refusable(picking.confirm(actor, task.value.id, {
+          qty: op.picked % task.value.quantity,
+          reallocate: op.reallocate,
+          reason_code: op.reason_code
+        }))
+      }
+      case "SetShortPicks": {
+        const settings = yield* SiteSettingsService
+        const { _tag, ...update } = op
+        return yield* refusable(settings.update(actor, actor.scope.site_id, update))
+      }
       case "Ship": {
         const orders = yield* Orders
         const picking = yield* Picking
@@ -447,7 +463,8 @@ export const checkCycle = (
   ...checkReplenishmentFefo(before.tasks, after, today),
   ...checkFreeze(before, after),
   ...checkCountLedger(before, after),
-  ...checkThreshold(after.counts, after.transactions, isAdmin)
+  ...checkThreshold(after.counts, after.transactions, isAdmin),
+  ...(after.orders === undefined ? [] : checkDemand(after.orders, after.claims as ReadonlyArray<LineClaimView>))
 ]
 
 /**
@@ -470,6 +487,22 @@ export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>
       outcomes.push(outcome)
       const after = yield* snapshot(actor)
       const found = [...checkInvariants(after), ...checkCycle(before, after, yield* today, isAdmin)]
+      if (op._tag === "ShortPick" && outcome._tag === "Done") {
+        // The task the operation picked: the open claims in id order, as `GET /tasks` lists them.
+        const shorted = pick(
+          (before.claims as ReadonlyArray<LineClaimView>).filter((claim) => claim.status === "allocated")
+            .sort((a, b) => a.id - b.id),
+          op.task
+        )
+        if (Option.isSome(shorted)) {
+          found.push(...checkShortPick({
+            before: before as ShortPickChange["before"],
+            after: after as ShortPickChange["after"],
+            taskId: shorted.value.id,
+            today: yield* today
+          }))
+        }
+      }
       if (op._tag === "StartWave" && outcome._tag === "Done") {
         const started = pick(yield* waves.list(actor), op.wave)
         if (Option.isSome(started)) {

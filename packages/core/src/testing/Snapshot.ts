@@ -6,6 +6,7 @@ import { Counts } from "../counts/Counts.js"
 import { Locations } from "../locations/Locations.js"
 import { Skus } from "../masterdata/Skus.js"
 import { MovementTasks } from "../movement/MovementTasks.js"
+import { Orders } from "../orders/Orders.js"
 import { PickFaces } from "../replenishment/PickFaces.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Inventory } from "../stock/Inventory.js"
@@ -14,7 +15,7 @@ import type { CycleSnapshot } from "./Views.js"
 
 /**
  * The stock, ledger, claims, movement tasks (every status), locations, SKU measures, pick-face
- * settings and counts of a scope, as its API shows them. Capacity and occupancy are checked right
+ * settings, counts and orders with their lines of a scope, as its API shows them. Capacity and occupancy are checked right
  * only on a site-wide actor's snapshot: a location counts every client's stock; and only a
  * site-wide actor sees counts (a client's has none), only an admin their figures on a blind one.
  */
@@ -27,6 +28,7 @@ export const snapshot = (actor: Actor) =>
     const skus = yield* Skus
     const pickFaces = yield* PickFaces
     const counts = yield* Counts
+    const orders = yield* Orders
     const contents = yield* inventory.overview(actor)
     const transactions = yield* inventory.transactions(actor)
     const claims = yield* Effect.flatMap(
@@ -53,6 +55,9 @@ export const snapshot = (actor: Actor) =>
       locations: yield* locations.list(actor, {}),
       skus: measures,
       faces: yield* pickFaces.list(actor, {}),
-      counts: countRecords
+      counts: countRecords,
+      orders: yield* orders.list(actor, { lines: true }).pipe(
+        Effect.map((listed) => listed.map((order) => ({ ...order, lines: order.lines ?? [] })))
+      )
     } satisfies CycleSnapshot
   })

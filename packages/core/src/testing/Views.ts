@@ -134,12 +134,30 @@ export interface CountView
   readonly lines: ReadonlyArray<CountLineView>
 }
 
+/** An order with its lines as `GET /orders/:id` shows it: what the demand of short picks reads. */
+export interface OrderView {
+  readonly order_id: string
+  readonly order_status: { readonly id: number }
+  /** On a backorder order only: the first order of its chain. */
+  readonly backorder_of?: string
+  readonly lines: ReadonlyArray<{
+    readonly line: number
+    readonly qty: number
+    readonly qty_picked: number
+    readonly qty_shipped: number
+    /** Only on a line a short pick backordered some of. */
+    readonly qty_backordered?: number
+  }>
+}
+
 /**
  * A site with pick faces and counts as its API shows it (`snapshot`): a `WarehouseSnapshot` whose
- * locations name their type, with the pick-face settings and every count.
+ * locations name their type, with the pick-face settings, every count and, where read, every
+ * order with its lines.
  */
 export interface CycleSnapshot extends WarehouseSnapshot {
   readonly locations: ReadonlyArray<LocationView & LocationKindView>
   readonly faces: ReadonlyArray<PickFaceView>
   readonly counts: ReadonlyArray<CountView>
+  readonly orders?: ReadonlyArray<OrderView>
 }
