@@ -7,7 +7,8 @@
  * snapshots them, and a pick or move confirmation locks its content before it looks for a count to
  * record its in-flight delta against: whichever comes second sees the other, so no confirmation
  * is lost between the snapshot and the count. Applying is guarded by the count's lock and status,
- * so a count never applies twice.
+ * so a count never applies twice, and reads the lines it applies only once it holds every content
+ * of the snapshot, so no confirmation is recorded in flight of a count that applied without it.
  */
 import { Clock, Effect, Option } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
