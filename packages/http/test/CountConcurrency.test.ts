@@ -379,7 +379,14 @@ const storm = (database: StormDatabase) =>
         const lines = (shown.body.lines ?? []) as ReadonlyArray<CountLine>
         const path = `/counts/${countId}/record`
         const [a, b] = [counted(lines, countId), counted(lines, countId)]
-        for (const body of [a, b]) body.lines[0] = { ...body.lines[0], qty_counted: body.lines[0].qty_counted + over }
+        // Off by `over` from what should be there, whatever the rest of the line's figures were.
+        const should = (lines[0]?.expected ?? 0) + (lines[0]?.in_flight ?? 0)
+        for (const body of [a, b]) {
+          const first = body.lines[0]
+          if (over > 0) {
+            body.lines[0] = { ...first, qty_counted: (first.tag_id === lines[0]?.tag_id ? should : 0) + over }
+          }
+        }
         yield* together(
           Effect.map(
             request(servers[s], "POST", path, a),
@@ -488,6 +495,14 @@ const storm = (database: StormDatabase) =>
     // Last, every count still being counted is recorded off by more than the threshold and decided
     // (an approval racing a recount), and what a recount reopened is recorded and approved.
     const still = (status: number) => Effect.map(countsIn(first, status), (counts) => counts.map((c) => c.id))
+    for (const planned of (yield* request(first, "POST", "/counts/plan", { zone: "C", max: 1 })).body) {
+      record(
+        "release",
+        0,
+        `/counts/${planned.id}/release`,
+        yield* request(first, "POST", `/counts/${planned.id}/release`)
+      )
+    }
     for (const [i, countId] of (yield* still(Counting)).entries()) {
       yield* recordTwice(i % processes, countId, thresholdUnits + 1)
     }
