@@ -2,13 +2,14 @@
  * `npm run bench`: the benchmarks of the engine, each figure next to its baseline measured in the
  * same run on the same machine: the HTTP benchmark (`bench/http.js`, which prints its own tables)
  * and then the wave benchmark, then the warehouse cycle benchmark (`bench/cycle/`: a putaway of a
- * 10,000-line receipt and 10,000 moves). Writes them into `bench/results/latest.json`. The import
+ * 10,000-line receipt, 10,000 moves, the count of a zone of 10,000 contents and the replenishment
+ * of 1,000 pick faces; `--cycle` names which). Writes them into `bench/results/latest.json`. The import
  * benchmark (`bench/import.js`: 100,000 CSV rows through `POST /import/skus` and `wms import`, their
  * time and peak RSS) runs when `--sections` names it: `npm run bench -- --sections import`.
  *
  *   node bench/run.js [--sections http,wave,cycle,import] [--stores sqlite,postgres]
  *     [--lines 30000,100000,300000]
- *     [--repeat 3] [--repeat-large 1] [--profile]
+ *     [--repeat 3] [--repeat-large 1] [--profile] [--cycle putaway,moves,count,replenish]
  *
  * Each wave size runs `--repeat` times (`--repeat-large` from 100,000 lines up, to keep the whole
  * run near ten minutes on two cores); times are medians, the peak RSS the highest of the runs.
@@ -32,6 +33,7 @@ const results = fileURLToPath(new URL("results", import.meta.url))
 const { values } = parseArgs({
   options: {
     sections: { type: "string", default: "http,wave,cycle" },
+    cycle: { type: "string", default: "putaway,moves,count,replenish" },
     stores: { type: "string", default: "sqlite,postgres" },
     lines: { type: "string", default: "30000,100000,300000" },
     repeat: { type: "string", default: "3" },
@@ -90,7 +92,13 @@ const main = async () => {
     })
     : []
   const cycle = sections.includes("cycle")
-    ? await runCycleBench({ storeNames: values.stores.split(","), repeat: Number(values.repeat), profileDir, log })
+    ? await runCycleBench({
+      storeNames: values.stores.split(","),
+      benchNames: values.cycle.split(","),
+      repeat: Number(values.repeat),
+      profileDir,
+      log
+    })
     : []
   const scale = scaling(waves)
   const verdict = (ok) => (ok ? "ok" : "MISS")

@@ -21,6 +21,9 @@ const MOVE_SKUS = 500
 const CONTENT_QTY = 20
 const MOVE_QTY = 5
 const CREATED_AT = "2025-06-01T08:00:00.000Z"
+const CONTENTS_PER_COUNT = 10
+/** The zone the count bench plans its counts in. */
+export const COUNT_ZONE = "CZ"
 
 /** A small seeded generator (mulberry32): the same data on every run and every store. */
 const random = (seed) => () => {
@@ -62,7 +65,7 @@ export const generatePutaway = (lines) => {
     { length: Math.floor((tasks * 0.9) / MAX_TAGS) },
     (_, i) => storage(`S-${pad(i + 1, 5)}`, i + 1)
   )
-  return { skus, locations, lines: preAdviceLines, contents: [] }
+  return { skus, locations, lines: preAdviceLines, contents: [], faces: [] }
 }
 
 /**
@@ -78,7 +81,56 @@ export const generateMoves = (moves) => {
     locations.push(storage(`A-${pad(i, 5)}`, i), storage(`B-${pad(i, 5)}`, sources + i))
     contents.push({ sku_id: skus[i % MOVE_SKUS].sku_id, loc_id: `A-${pad(i, 5)}`, tag_id: `T${pad(i, 8)}` })
   }
-  return { skus, locations, lines: [], contents }
+  return { skus, locations, lines: [], contents, faces: [] }
+}
+
+/**
+ * A zone `CZ` of `contents` contents to count: ten at each of its Storage locations `C-n`, each of
+ * its own tag, over 500 SKUs.
+ */
+export const generateCount = (contents) => {
+  const skus = Array.from({ length: MOVE_SKUS }, (_, i) => sku(`K${pad(i + 1, 5)}`, null))
+  const locations = []
+  const stock = []
+  for (let i = 0; i < contents; i++) {
+    const at = Math.floor(i / CONTENTS_PER_COUNT)
+    if (i % CONTENTS_PER_COUNT === 0) locations.push({ ...storage(`C-${pad(at + 1, 5)}`, at + 1), zone: COUNT_ZONE })
+    stock.push({ sku_id: skus[i % MOVE_SKUS].sku_id, loc_id: `C-${pad(at + 1, 5)}`, tag_id: `T${pad(i + 1, 8)}` })
+  }
+  return { skus, locations, lines: [], contents: stock, faces: [] }
+}
+
+/**
+ * What each count line finds, in the order the locations' contents were seeded: most what the
+ * snapshot expects, every seventh off by −2 to +2 (never 0).
+ */
+export const countedQty = (expected, index) =>
+  index % 7 === 3 ? Math.max(0, expected + [-2, -1, 1, 2][Math.floor(index / 7) % 4]) : expected
+
+/**
+ * `faces` pick faces `F-n` (zone `FZ`), each keeping `R-n` between 10 and 50 and holding 5 of it:
+ * all below min. The reserve: two contents of 30 of each SKU at a Storage location of its own, so
+ * a replenishment takes the first whole and 15 of the second.
+ */
+export const generateReplenish = (faces) => {
+  const skus = Array.from({ length: faces }, (_, i) => sku(`R${pad(i + 1, 5)}`, null))
+  const locations = []
+  const contents = []
+  const settings = []
+  for (let i = 1; i <= faces; i++) {
+    const skuId = skus[i - 1].sku_id
+    locations.push(
+      { loc_id: `F-${pad(i, 5)}`, sequence: i, loc_type: "PickFace", zone: "FZ", max_tags: null },
+      storage(`RS-${pad(i, 5)}`, faces + i)
+    )
+    contents.push(
+      { sku_id: skuId, loc_id: `F-${pad(i, 5)}`, tag_id: `FT${pad(i, 7)}`, qty: 5 },
+      { sku_id: skuId, loc_id: `RS-${pad(i, 5)}`, tag_id: `RA${pad(i, 7)}`, qty: 30 },
+      { sku_id: skuId, loc_id: `RS-${pad(i, 5)}`, tag_id: `RB${pad(i, 7)}`, qty: 30 }
+    )
+    settings.push({ sku_id: skuId, loc_id: `F-${pad(i, 5)}`, min_qty: 10, max_qty: 50 })
+  }
+  return { skus, locations, lines: [], contents, faces: settings }
 }
 
 /**
@@ -101,15 +153,29 @@ const tables = (data, adminId) => [
   },
   {
     table: "locations",
-    columns: ["site_id", "loc_id", "loc_type", "sequence", "max_tags", "status"],
-    types: ["text", "text", "text", "int", "int", "text"],
-    rows: data.locations.map((l) => [SITE, l.loc_id, "Storage", l.sequence, MAX_TAGS, "Active"])
+    columns: ["site_id", "loc_id", "loc_type", "zone", "sequence", "max_tags", "status"],
+    types: ["text", "text", "text", "text", "int", "int", "text"],
+    rows: data.locations.map((l) => [
+      SITE,
+      l.loc_id,
+      l.loc_type ?? "Storage",
+      l.zone ?? null,
+      l.sequence,
+      l.max_tags === undefined ? MAX_TAGS : l.max_tags,
+      "Active"
+    ])
   },
   {
     table: "contents",
     columns: ["site_id", "sku_id", "loc_id", "tag_id", "qty", "qty_allocated", "qty_tasked_from", "created_at"],
     types: ["text", "text", "text", "text", "int", "int", "int", "text"],
-    rows: data.contents.map((c) => [SITE, c.sku_id, c.loc_id, c.tag_id, CONTENT_QTY, 0, 0, CREATED_AT])
+    rows: data.contents.map((c) => [SITE, c.sku_id, c.loc_id, c.tag_id, c.qty ?? CONTENT_QTY, 0, 0, CREATED_AT])
+  },
+  {
+    table: "pick_faces",
+    columns: ["site_id", "sku_id", "loc_id", "min_qty", "max_qty"],
+    types: ["text", "text", "text", "int", "int"],
+    rows: data.faces.map((f) => [SITE, f.sku_id, f.loc_id, f.min_qty, f.max_qty])
   },
   ...(data.lines.length === 0 ? [] : [
     {
@@ -217,6 +283,44 @@ export const checks = {
         notes FROM inventory_transactions ORDER BY id`
     ]
   }
+}
+
+checks.count = {
+  counts: `SELECT ${count("counts WHERE status_id = 20")} AS completed, ${count("count_contents")} AS snapshot_rows,
+      ${count("count_lines")} AS lines, ${
+    count("inventory_transactions WHERE transaction_type = 'Count'")
+  } AS count_rows,
+      ${total("qty", "inventory_transactions WHERE transaction_type = 'Count'")} AS variance,
+      ${count("locations WHERE last_counted IS NOT NULL AND status = 'Active'")} AS locations_counted,
+      ${count("events WHERE event_type = 'count_completed'")} AS events`,
+  rows: [
+    "SELECT content_id, sku_id, loc_id, tag_id, qty, qty_allocated, qty_tasked_from FROM contents ORDER BY content_id",
+    `SELECT id, loc_id, sku_id, status_id, count_index, location_status, reason_code, created_by,
+      CASE WHEN released_at IS NULL THEN 0 ELSE 1 END AS released, CASE WHEN completed_at IS NULL THEN 0 ELSE 1 END AS done
+      FROM counts ORDER BY id`,
+    `SELECT count_id, count_index, content_id, client_id, sku_id, tag_id, expiry_date, expected, in_flight
+      FROM count_contents ORDER BY count_id, count_index, content_id`,
+    `SELECT count_id, count_index, sku_id, tag_key, client_id, expiry_date, qty_counted FROM count_lines
+      ORDER BY count_id, count_index, sku_id, tag_key`,
+    `SELECT loc_id, status, CASE WHEN last_counted IS NULL THEN 0 ELSE 1 END AS counted FROM locations ORDER BY loc_id`,
+    `SELECT id, transaction_type, content_id, from_content_id, sku_id, tag_id, qty, from_loc_id, to_loc_id,
+      final_loc_id, line_id, order_id, notes, reason_code FROM inventory_transactions ORDER BY id`
+  ]
+}
+
+checks.replenish = {
+  counts: `SELECT ${count("movement_tasks WHERE task_type = 'Replenish' AND status_id = 1")} AS tasks,
+      ${total("qty", "movement_tasks")} AS qty_tasked, ${total("qty_tasked_from", "contents")} AS qty_tasked_from,
+      ${count("inventory_transactions WHERE transaction_type = 'Task'")} AS task_rows,
+      ${count("(SELECT DISTINCT to_loc_id FROM movement_tasks) faces")} AS faces_replenished,
+      ${count("(SELECT DISTINCT content_id FROM movement_tasks) sources")} AS sources`,
+  rows: [
+    "SELECT content_id, sku_id, loc_id, tag_id, qty, qty_allocated, qty_tasked_from FROM contents ORDER BY content_id",
+    `SELECT id, content_id, task_type, status_id, sku_id, tag_id, qty, from_loc_id, to_loc_id, final_loc_id, reason,
+      created_by FROM movement_tasks ORDER BY id`,
+    `SELECT id, transaction_type, content_id, from_content_id, sku_id, tag_id, qty, from_loc_id, to_loc_id,
+      final_loc_id, notes FROM inventory_transactions ORDER BY id`
+  ]
 }
 
 /** The digest of the result sets of `checks[bench].rows`, in order. */

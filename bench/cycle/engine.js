@@ -2,16 +2,19 @@
  * One engine measurement of the warehouse cycle, in its own process so that its peak RSS is its
  * own: `putaway` receives the seeded pre-advice with `putaway: true` through the real `Receiving`
  * service (one transaction); `moves` creates and confirms each move through the real
- * `MovementTasks` service, each call its own transaction as an API client's would be. Then it runs
- * the bench's checks and sends the result to the parent over IPC.
+ * `MovementTasks` service, each call its own transaction as an API client's would be; `count`
+ * plans the counts of a zone, then releases and records each through the real `Counts` service
+ * (every call its own transaction); `replenish` runs the replenishment of every face through the
+ * real `Replenishment` service (one transaction). Then it runs the bench's checks and sends the
+ * result to the parent over IPC.
  */
 import { SqlClient } from "@effect/sql"
-import { Administration, MovementTasks, Receiving } from "@wms/core"
+import { Administration, Counts, MovementTasks, Receiving, Replenishment } from "@wms/core"
 import { Warehouse } from "@wms/http"
 import { Effect, Layer, Option } from "effect"
 import { performance } from "node:perf_hooks"
 import { ADMIN_EMAIL } from "../wave/data.js"
-import { checks, digest, movePlan, PRE_ADVICE_ID, SITE } from "./data.js"
+import { checks, COUNT_ZONE, countedQty, digest, movePlan, PRE_ADVICE_ID, SITE } from "./data.js"
 
 const [database, bench, size] = [process.argv[2], process.argv[3], Number(process.argv[4])]
 
@@ -47,6 +50,33 @@ const moves = (actor) =>
     return { ms, cpuMs }
   })
 
+const count = (actor) =>
+  Effect.gen(function*() {
+    const counts = yield* Counts
+    return yield* timed(Effect.gen(function*() {
+      const planned = yield* counts.plan(actor, { zone: COUNT_ZONE, loc_type: null, max: size / 10 })
+      for (const { id } of planned) yield* counts.release(actor, id)
+      for (const { id } of planned) {
+        const { lines } = yield* counts.get(actor, id)
+        const counted = lines.map((line, i) => ({
+          sku_id: line.sku_id,
+          tag_id: line.tag_id,
+          qty_counted: countedQty(line.expected, id * 10 + i),
+          expiry_date: null
+        }))
+        yield* counts.record(actor, id, { lines: counted })
+      }
+    }))
+  })
+
+const replenish = (actor) =>
+  Effect.gen(function*() {
+    const replenishment = yield* Replenishment
+    return yield* timed(replenishment.run(actor, { sku_id: null, zone: null }))
+  })
+
+const measured = { putaway, moves, count, replenish }
+
 const program = Effect.gen(function*() {
   const administration = yield* Administration
   const sql = yield* SqlClient.SqlClient
@@ -57,7 +87,7 @@ const program = Effect.gen(function*() {
     SITE
   )
   const rssBeforeKiB = process.resourceUsage().maxRSS
-  const result = yield* (bench === "putaway" ? putaway(actor) : moves(actor))
+  const { answer: _, ...result } = yield* measured[bench](actor)
   const peakRssKiB = process.resourceUsage().maxRSS
   const [counts] = yield* sql.unsafe(checks[bench].counts)
   const rows = yield* Effect.forEach(checks[bench].rows, (text) => sql.unsafe(text))

@@ -1,6 +1,6 @@
 /**
  * The warehouse cycle benchmark: for each store, a seeded template database per bench (the
- * putaway of a receipt, and moves), then the engine and its raw-SQL lower bound each on a fresh
+ * putaway of a receipt, moves, the count of a zone, the replenishment of pick faces), then the engine and its raw-SQL lower bound each on a fresh
  * copy of it, each in its own child process, alternating. Times are medians, the peak RSS the
  * highest of the runs; the ratio is engine / lower bound. Both sides must leave the same rows.
  */
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 import { median, table } from "../common.js"
 import { runChild, templateStores } from "../templates.js"
 import { topFrames } from "../wave/index.js"
-import { generateMoves, generatePutaway, seedPg, seedSqlite } from "./data.js"
+import { generateCount, generateMoves, generatePutaway, generateReplenish, seedPg, seedSqlite } from "./data.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 
@@ -26,6 +26,17 @@ const benches = {
     generate: generateMoves,
     // Per move: the task, the source and the Task row; the task, the source, the destination and the Move row.
     rowsWritten: (c) => c.completed * 7
+  },
+  count: {
+    generate: generateCount,
+    // Per count: inserted, released and completed, its location set twice and its event; per
+    // content its snapshot and its line; per variance a Count row and the content.
+    rowsWritten: (c) => c.completed * 6 + c.snapshot_rows + c.lines + c.count_rows * 2
+  },
+  replenish: {
+    generate: generateReplenish,
+    // The tasks, their Task rows and the sources they reserve.
+    rowsWritten: (c) => c.tasks + c.task_rows + c.sources
   }
 }
 
@@ -41,6 +52,16 @@ export const cycleNotes = [
   "it. The lower bound runs the same transactions with the fewest prepared statements (create: lock the " +
   "content, insert the task, raise qty_tasked_from, Task row; confirm: close the task, take from the source, " +
   "find and raise or insert the destination, Move row); it reads no location, occupancy or SKU.",
+  "Count: a zone of 10,000 contents (1,000 Storage locations of 10 tags each, 500 SKUs) counted through the " +
+  "Counts service as an API client would: POST /counts/plan of the zone (one transaction, 1,000 counts), a " +
+  "release of each (1,000 transactions), then per count its sheet read and its record of every line, every " +
+  "seventh off by 1 or 2, which applies at once (1,000 transactions; no threshold set). The lower bound runs the " +
+  "same transactions with the fewest statements (bulk inserts of counts, snapshots and lines, a Count row and " +
+  "an update per changed content, the location and the count updated, the count_completed event).",
+  "Replenish: POST /replenishments/run through the Replenishment service, one transaction, over 1,000 pick " +
+  "faces each 5 below a min of 10 (max 50) with two reserve contents of 30 of its SKU: 2,000 Replenish tasks " +
+  "(30 and 15). The lower bound reads the faces' levels and the reserve in two statements, plans in memory " +
+  "and writes the tasks, Task rows and reservations in bulk.",
   "Both sides leave the same rows (contents, tasks and ledger rows, digested): `same rows` says so."
 ]
 
@@ -64,15 +85,26 @@ const figures = (runs, written) => {
  * each; with `profileDir` the engine children write `--cpu-prof` profiles there. Answers one row
  * per store and bench.
  */
-export const runCycleBench = async ({ lines = 10_000, log, moves = 10_000, profileDir, repeat, storeNames }) => {
+export const runCycleBench = async ({
+  benchNames = Object.keys(benches),
+  contents = 10_000,
+  faces = 1_000,
+  lines = 10_000,
+  log,
+  moves = 10_000,
+  profileDir,
+  repeat,
+  storeNames
+}) => {
   const folder = mkdtempSync(join(tmpdir(), "wms-bench-cycle-"))
   const prefix = `wms_bench_cycle_${process.pid}`
-  const sizes = { putaway: lines, moves }
+  const sizes = { putaway: lines, moves, count: contents, replenish: faces }
   const rows = []
   try {
     for (const storeName of storeNames) {
       const store = stores[storeName](folder, prefix)
-      for (const [bench, { generate, rowsWritten }] of Object.entries(benches)) {
+      for (const bench of benchNames) {
+        const { generate, rowsWritten } = benches[bench]
         const size = sizes[bench]
         log(`cycle ${storeName} ${bench} ${size}: seeding`)
         const template = await store.template(`seed_${bench}`, generate(size))

@@ -13,12 +13,16 @@
  *   `qty_tasked_from`, insert the Task row) and a confirm transaction (close the task, take from
  *   the source, add to or make the destination content, insert the Move row), as prepared
  *   statements.
+ * - `count`: the transactions of the engine's API client (plan, release each, record each) with
+ *   the fewest statements, bulk inserts for the counts, snapshots and lines.
+ * - `replenish`: one transaction reading the faces' levels and the reserve in two statements,
+ *   planning in memory and writing tasks, Task rows and reservations in bulk.
  */
 import { formatDutchDateTime, Status, statusObject } from "@wms/core"
 import Database from "better-sqlite3"
 import { performance } from "node:perf_hooks"
 import pg from "pg"
-import { checks, digest, movePlan, PRE_ADVICE_ID, SITE } from "./data.js"
+import { checks, COUNT_ZONE, countedQty, digest, movePlan, PRE_ADVICE_ID, SITE } from "./data.js"
 
 const [database, bench, size] = [process.argv[2], process.argv[3], Number(process.argv[4])]
 
@@ -51,6 +55,38 @@ const columns = {
     created_by: "text",
     reason: "text",
     created_at: "text"
+  },
+  counts: {
+    site_id: "text",
+    loc_id: "text",
+    sku_id: "text",
+    blind: "int",
+    assignee: "text",
+    reason: "text",
+    status_id: "int",
+    count_index: "int",
+    created_by: "text",
+    created_at: "text"
+  },
+  count_contents: {
+    count_id: "int",
+    count_index: "int",
+    content_id: "int",
+    client_id: "text",
+    sku_id: "text",
+    tag_id: "text",
+    expiry_date: "text",
+    expected: "int",
+    in_flight: "int"
+  },
+  count_lines: {
+    count_id: "int",
+    count_index: "int",
+    sku_id: "text",
+    tag_key: "text",
+    client_id: "text",
+    expiry_date: "text",
+    qty_counted: "int"
   },
   inventory_transactions: {
     site_id: "text",
@@ -309,11 +345,10 @@ const text = {
   content: `${insertText("contents")} RETURNING content_id`
 }
 
-const sqlitePutaway = (db) => {
-  const adminId = db.prepare("SELECT user_id FROM users LIMIT 1").pluck().get()
+/** Multi-row INSERTs of at most 16,000 parameters each on SQLite, as the engine's bulk inserts. */
+const sqliteInserter = (db) => {
   const statements = new Map()
-  /** Multi-row INSERTs of at most 16,000 parameters each, as the engine's bulk inserts. */
-  const insert = (table, rows, returning) => {
+  return (table, rows, returning) => {
     const returned = []
     const size = Math.floor(16_000 / names(table).length)
     for (let start = 0; start < rows.length; start += size) {
@@ -335,6 +370,11 @@ const sqlitePutaway = (db) => {
     }
     return returned
   }
+}
+
+const sqlitePutaway = (db) => {
+  const adminId = db.prepare("SELECT user_id FROM users LIMIT 1").pluck().get()
+  const insert = sqliteInserter(db)
   return timed(() => {
     db.exec("BEGIN IMMEDIATE")
     const header = db.prepare(text.receiptHeader).get(SITE, PRE_ADVICE_ID)
@@ -407,6 +447,252 @@ const sqliteMoves = (db, plan) => {
   })
 }
 
+/**
+ * The statements of the count and replenish bounds on either store: `all(text, params, lock)` runs
+ * a prepared statement (SQLite's `?` placeholders; on PostgreSQL numbered, with `lock` appended)
+ * and answers its rows; `insert` is the store's bulk insert.
+ */
+const sqliteDriver = (db) => {
+  const prepared = new Map()
+  const statement = (sql) => {
+    let found = prepared.get(sql)
+    if (found === undefined) prepared.set(sql, found = db.prepare(sql))
+    return found
+  }
+  return {
+    all: (sql, params = []) => {
+      const prepared = statement(sql)
+      if (prepared.reader) return prepared.all(params)
+      prepared.run(params)
+      return []
+    },
+    begin: () => db.exec("BEGIN IMMEDIATE"),
+    commit: () => db.exec("COMMIT"),
+    insert: sqliteInserter(db),
+    /** Adds to the `qty_tasked_from` of contents, one statement each. */
+    reserve: (taken) => {
+      const statement = db.prepare("UPDATE contents SET qty_tasked_from = qty_tasked_from + ? WHERE content_id = ?")
+      for (const [contentId, qty] of taken) statement.run(qty, contentId)
+    },
+    forUpdate: ""
+  }
+}
+
+const pgDriver = (client) => {
+  const names = new Map()
+  return {
+    all: async (sql, params = [], lock = "") => {
+      const text = `${numbered(sql)}${lock}`
+      let name = names.get(text)
+      if (name === undefined) names.set(text, name = `s${names.size}`)
+      return (await client.query({ name, text, values: params })).rows
+    },
+    begin: () => client.query("BEGIN"),
+    commit: () => client.query("COMMIT"),
+    insert: pgInserter(client),
+    /** Adds to the `qty_tasked_from` of contents, whole columns as array parameters. */
+    reserve: (taken) =>
+      client.query(
+        `UPDATE contents c SET qty_tasked_from = c.qty_tasked_from + u.qty
+        FROM unnest($1::int[], $2::int[]) AS u (content_id, qty) WHERE c.content_id = u.content_id`,
+        [[...taken.keys()], [...taken.values()]]
+      ),
+    forUpdate: " FOR UPDATE"
+  }
+}
+
+const countText = {
+  candidates: `SELECT l.loc_id FROM locations l WHERE l.site_id = ? AND l.zone = ?
+    AND NOT EXISTS (SELECT 1 FROM counts c WHERE c.site_id = l.site_id AND c.loc_id = l.loc_id AND c.status_id IN (1, 22, 23))
+    ORDER BY CASE WHEN l.last_counted IS NULL THEN 0 ELSE 1 END, l.last_counted, l.loc_id LIMIT ?`,
+  lockCount: "SELECT id, loc_id, status_id, count_index FROM counts WHERE id = ?",
+  contentsAt: `SELECT content_id, client_id, sku_id, tag_id, expiry_date, qty FROM contents
+    WHERE site_id = ? AND loc_id = ? AND qty > 0 ORDER BY content_id`,
+  lockLocation: "SELECT status FROM locations WHERE site_id = ? AND loc_id = ?",
+  setLocation: "UPDATE locations SET status = ? WHERE site_id = ? AND loc_id = ?",
+  released: "UPDATE counts SET status_id = 22, location_status = ?, released_at = ? WHERE id = ?",
+  sheet: `SELECT cc.content_id, cc.client_id, cc.sku_id, cc.tag_id, cc.expiry_date, cc.expected, cc.in_flight,
+      c.loc_id, c.location_status
+    FROM count_contents cc JOIN counts c ON c.id = cc.count_id AND c.count_index = cc.count_index
+    WHERE cc.count_id = ? ORDER BY cc.content_id`,
+  setQty: "UPDATE contents SET qty = ? WHERE content_id = ?",
+  counted: "UPDATE locations SET status = ?, last_counted = ? WHERE site_id = ? AND loc_id = ?",
+  completed: "UPDATE counts SET status_id = 20, reason_code = ?, completed_at = ? WHERE id = ?",
+  event: text.event
+}
+
+const byteOrder = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The count of a zone as the engine's API client does it: one transaction opening a count per
+ * location of the zone, one releasing each (lock it, snapshot the contents, the location Counting),
+ * and per count the sheet read, then one transaction recording its lines and applying them (the
+ * lines, a Count row and the new quantity per changed content, the location back and counted, the
+ * count Complete, its event).
+ */
+const rawCount = async (driver, adminId) => {
+  const { all, begin, commit, forUpdate, insert } = driver
+  return timed(async () => {
+    await begin()
+    const locIds = (await all(countText.candidates, [SITE, COUNT_ZONE, size / 10])).map((row) => row.loc_id)
+    const createdAt = new Date().toISOString()
+    const ids = (await insert(
+      "counts",
+      locIds.map((loc_id) => ({
+        site_id: SITE,
+        loc_id,
+        blind: 0,
+        status_id: 1,
+        count_index: 1,
+        created_by: adminId,
+        created_at: createdAt
+      })),
+      "id"
+    )).map((row) => row.id).sort((a, b) => a - b)
+    await commit()
+
+    for (const id of ids) {
+      await begin()
+      const [count] = await all(countText.lockCount, [id], forUpdate)
+      const contents = await all(countText.contentsAt, [SITE, count.loc_id], forUpdate)
+      const [location] = await all(countText.lockLocation, [SITE, count.loc_id], forUpdate)
+      await insert(
+        "count_contents",
+        contents.map((c) => ({ ...c, count_id: id, count_index: count.count_index, expected: c.qty, in_flight: 0 }))
+      )
+      await all(countText.setLocation, ["Counting", SITE, count.loc_id])
+      await all(countText.released, [location.status, new Date().toISOString(), id])
+      await commit()
+    }
+
+    for (const id of ids) {
+      const sheet = (await all(countText.sheet, [id])).sort((a, b) =>
+        byteOrder(a.sku_id, b.sku_id) || byteOrder(a.tag_id, b.tag_id)
+      )
+      const lines = sheet.map((c, i) => ({ ...c, qty_counted: countedQty(c.expected, id * 10 + i) }))
+      await begin()
+      const [count] = await all(countText.lockCount, [id], forUpdate)
+      const completedAt = new Date().toISOString()
+      await insert(
+        "count_lines",
+        lines.map((line) => ({ ...line, count_id: id, count_index: count.count_index, tag_key: line.tag_id }))
+      )
+      const entries = []
+      for (const line of lines.filter((l) => l.qty_counted !== l.expected + l.in_flight)) {
+        await all(countText.setQty, [line.qty_counted, line.content_id])
+        entries.push(ledgerOf(line, {
+          created_at: completedAt,
+          transaction_type: "Count",
+          content_id: line.content_id,
+          from_loc_id: count.loc_id,
+          to_loc_id: count.loc_id,
+          qty: line.qty_counted - line.expected - line.in_flight,
+          notes: `Count ${id}`,
+          reason_code: "Miscount"
+        }))
+      }
+      await insert("inventory_transactions", entries)
+      await all(countText.counted, [sheet[0]?.location_status ?? "Active", completedAt, SITE, count.loc_id])
+      await all(countText.completed, ["Miscount", completedAt, id])
+      const data = JSON.stringify({
+        id,
+        loc_id: count.loc_id,
+        status: "Complete",
+        status_id: 20,
+        reason_code: "Miscount",
+        lines: lines.map((l) => ({
+          sku_id: l.sku_id,
+          tag_id: l.tag_id,
+          client_id: l.client_id,
+          qty_counted: l.qty_counted,
+          expected: l.expected,
+          in_flight: l.in_flight,
+          variance: l.qty_counted - l.expected - l.in_flight,
+          within_threshold: true
+        }))
+      })
+      await all(countText.event, ["count_completed", SITE, null, completedAt, data])
+      await commit()
+    }
+    return {}
+  })
+}
+
+const replenishText = {
+  faces: `SELECT f.sku_id, f.loc_id, f.min_qty, f.max_qty,
+      COALESCE(c.qty, 0) - COALESCE(c.allocated, 0) + COALESCE(t.inbound, 0) AS level, COALESCE(t.replenishing, 0) AS replenishing
+    FROM pick_faces f
+    JOIN locations l ON l.site_id = f.site_id AND l.loc_id = f.loc_id AND l.loc_type = 'PickFace'
+    LEFT JOIN (SELECT sku_id, loc_id, sum(qty) AS qty, sum(qty_allocated) AS allocated FROM contents WHERE site_id = ?
+      GROUP BY sku_id, loc_id) c ON c.sku_id = f.sku_id AND c.loc_id = f.loc_id
+    LEFT JOIN (SELECT sku_id, to_loc_id, sum(qty) AS inbound,
+        sum(CASE WHEN task_type = 'Replenish' THEN qty ELSE 0 END) AS replenishing
+      FROM movement_tasks WHERE site_id = ? AND status_id = 1 GROUP BY sku_id, to_loc_id) t
+      ON t.sku_id = f.sku_id AND t.to_loc_id = f.loc_id
+    WHERE f.site_id = ?`,
+  reserve: `SELECT c.* FROM contents c
+    JOIN locations l ON l.site_id = c.site_id AND l.loc_id = c.loc_id AND l.loc_type = 'Storage'
+      AND l.status IN ('Active', 'Blocked In')
+    WHERE c.site_id = ? AND c.qty - c.qty_allocated - c.qty_tasked_from > 0 ORDER BY c.content_id`
+}
+
+/** FEFO: the earlier expiry first, no expiry last, then the older, then the lower content id. */
+const fefo = (a, b) =>
+  a.expiry_date !== b.expiry_date
+    ? (a.expiry_date === null ? 1 : b.expiry_date === null ? -1 : byteOrder(a.expiry_date, b.expiry_date))
+    : byteOrder(a.created_at, b.created_at) || a.content_id - b.content_id
+
+/**
+ * The replenishment of every face below min in one transaction: the faces with their levels, the
+ * reserve locked, each face's quantity taken whole source by source in FEFO order (the last one
+ * split), then the tasks, their Task rows and the sources' `qty_tasked_from` in bulk.
+ */
+const rawReplenish = async (driver, adminId) => {
+  const { all, begin, commit, forUpdate, insert } = driver
+  return timed(async () => {
+    await begin()
+    const faces = (await all(replenishText.faces, [SITE, SITE, SITE])).sort((a, b) =>
+      byteOrder(a.loc_id, b.loc_id) || byteOrder(a.sku_id, b.sku_id)
+    )
+    const reserve = await all(replenishText.reserve, [SITE], forUpdate === "" ? "" : " FOR UPDATE OF c")
+    const today = new Date().toISOString().slice(0, 10)
+    const sources = new Map()
+    for (const content of reserve) {
+      if (content.expiry_date !== null && content.expiry_date < today) continue
+      const of = sources.get(content.sku_id) ?? []
+      of.push({ ...content, available: content.qty - content.qty_allocated - content.qty_tasked_from })
+      sources.set(content.sku_id, of)
+    }
+    for (const of of sources.values()) of.sort(fefo)
+    const createdAt = new Date().toISOString()
+    const tasks = []
+    for (const face of faces) {
+      const level = Number(face.level)
+      if (Number(face.replenishing) > 0 || level >= face.min_qty) continue
+      let rest = face.max_qty - level
+      for (const source of sources.get(face.sku_id) ?? []) {
+        if (rest === 0) break
+        const qty = Math.min(source.available, rest)
+        if (qty === 0) break
+        source.available -= qty
+        rest -= qty
+        tasks.push(moveTask(source, { qty, to_loc_id: face.loc_id }, adminId, createdAt))
+      }
+    }
+    for (const task of tasks) task.task_type = "Replenish"
+    const ids = (await insert("movement_tasks", tasks, "id")).map((row) => row.id).sort((a, b) => a - b)
+    await insert(
+      "inventory_transactions",
+      tasks.map((task, i) => taskEntry({ ...task, loc_id: task.from_loc_id }, task, ids[i], createdAt))
+    )
+    const taken = new Map()
+    for (const task of tasks) taken.set(task.content_id, (taken.get(task.content_id) ?? 0) + task.qty)
+    await driver.reserve(taken)
+    await commit()
+    return {}
+  })
+}
+
 const sqlite = async (filename) => {
   const db = new Database(filename)
   db.pragma("journal_mode = WAL")
@@ -417,7 +703,13 @@ const sqlite = async (filename) => {
     const plan = bench === "moves"
       ? movePlan(db.prepare("SELECT content_id, loc_id FROM contents ORDER BY content_id").all(), size)
       : []
-    const result = await (bench === "putaway" ? sqlitePutaway(db) : sqliteMoves(db, plan))
+    const adminId = db.prepare("SELECT user_id FROM users LIMIT 1").pluck().get()
+    const result = await ({
+      putaway: () => sqlitePutaway(db),
+      moves: () => sqliteMoves(db, plan),
+      count: () => rawCount(sqliteDriver(db), adminId),
+      replenish: () => rawReplenish(sqliteDriver(db), adminId)
+    })[bench]()
     const peakRssKiB = process.resourceUsage().maxRSS
     const counts = db.prepare(checks[bench].counts).get()
     const rows = checks[bench].rows.map((sql) => db.prepare(sql).all())
@@ -434,17 +726,19 @@ const pgStatements = (client) => {
     client.query({ name: `${name}${lock}`, text: `${prepared[name]}${lock}`, values: params }).then((r) => r.rows)
 }
 
+/** Whole columns as array parameters on PostgreSQL: one statement per table, the fastest way short of COPY. */
+const pgInserter = (client) => async (table, rows, returning) =>
+  rows.length === 0 ? [] : (await client.query(
+    `INSERT INTO ${table} (${names(table).join(", ")})
+      SELECT * FROM unnest(${Object.values(columns[table]).map((type, i) => `$${i + 1}::${type}[]`).join(", ")})
+      ${returning === undefined ? "" : `RETURNING ${returning}`}`,
+    names(table).map((name) => rows.map((row) => row[name] ?? null))
+  )).rows
+
 const pgPutaway = async (client) => {
   const run = pgStatements(client)
   const rowsOf = async (sql, params) => (await client.query(sql, params)).rows
-  /** Whole columns as array parameters: one statement per table, the fastest way short of COPY. */
-  const insert = (table, rows, returning) =>
-    rowsOf(
-      `INSERT INTO ${table} (${names(table).join(", ")})
-      SELECT * FROM unnest(${Object.values(columns[table]).map((type, i) => `$${i + 1}::${type}[]`).join(", ")})
-      ${returning === undefined ? "" : `RETURNING ${returning}`}`,
-      names(table).map((name) => rows.map((row) => row[name] ?? null))
-    )
+  const insert = pgInserter(client)
   const [{ user_id: adminId }] = await rowsOf("SELECT user_id FROM users LIMIT 1")
   return timed(async () => {
     await client.query("BEGIN")
@@ -526,7 +820,13 @@ const postgres = async (url) => {
     const plan = bench === "moves"
       ? movePlan((await client.query("SELECT content_id, loc_id FROM contents ORDER BY content_id")).rows, size)
       : []
-    const result = await (bench === "putaway" ? pgPutaway(client) : pgMoves(client, plan))
+    const [{ user_id: adminId }] = (await client.query("SELECT user_id FROM users LIMIT 1")).rows
+    const result = await ({
+      putaway: () => pgPutaway(client),
+      moves: () => pgMoves(client, plan),
+      count: () => rawCount(pgDriver(client), adminId),
+      replenish: () => rawReplenish(pgDriver(client), adminId)
+    })[bench]()
     const peakRssKiB = process.resourceUsage().maxRSS
     const [counts] = (await client.query(checks[bench].counts)).rows
     const rows = []

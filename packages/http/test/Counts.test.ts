@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { CountRepository, InventoryRepository, type Scope, type SiteId, Transactor } from "@wms/core"
+import { Deferred, Effect, Fiber, Option } from "effect"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 import {
   type Caller,
@@ -302,6 +303,50 @@ for (const [label, server] of serverOnBothStores) {
           assert.deepStrictEqual(yield* contentsAt(main, loc), [["T", 6, 0]])
           assert.isFalse((yield* ledgerOf(main, sku)).some(([type]) => type === "Count"))
         }
+      }))
+
+    it.effect("a count recorded while a confirmation takes from a counted content applies what that leaves", () =>
+      Effect.gen(function*() {
+        const main = yield* callerFor(yield* (yield* Api).login(), "main")
+        const inventory = yield* InventoryRepository
+        const counts = yield* CountRepository
+        const { atomically } = yield* Transactor
+        const [sku, loc] = [unique("CNT"), unique("CL")]
+        expect204(yield* main.post("/skus", { sku_id: sku, description: "Raced" }))
+        expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
+        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 10 }))
+        const count = (yield* main.post("/counts", { loc_id: loc })).body.id
+        expect204(yield* main.post(`/counts/${count}/release`, null))
+        const [{ content_id }] = (yield* main.get("/inventory/overview")).body.filter((c: Content) => c.loc_id === loc)
+
+        // What a confirmation of 2 tasked before the release does, held open before it commits.
+        const scope: Scope = { site_id: "main" as SiteId, fulfillment: false, client_id: null }
+        const held = yield* Deferred.make<void>()
+        const commit = yield* Deferred.make<void>()
+        const confirmation = yield* Effect.fork(atomically(Effect.gen(function*() {
+          const content = Option.getOrThrow(yield* inventory.lockContent(scope, content_id))
+          yield* inventory.setQuantities(content_id, { ...content, qty: content.qty - 2 })
+          yield* counts.addInFlight(content, -2)
+          yield* Deferred.succeed(held, undefined)
+          yield* Deferred.await(commit)
+        })))
+        yield* Deferred.await(held)
+        // The counter found the 10 the snapshot expects: the count waits for the confirmation.
+        const recording = yield* Effect.fork(
+          main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, qty_counted: 10 }] })
+        )
+        yield* Effect.sleep("200 millis")
+        assert.isTrue(Option.isNone(yield* Fiber.poll(recording)), "the count applied while the confirmation held on")
+        yield* Deferred.succeed(commit, undefined)
+        yield* Fiber.join(confirmation)
+        expect204(yield* Fiber.join(recording))
+
+        const [line] = (yield* main.get(`/counts/${count}`)).body.lines
+        assert.deepStrictEqual([line.expected, line.in_flight, line.variance], [10, -2, 2])
+        assert.deepStrictEqual((yield* ledgerOf(main, sku)).filter(([type]) => type === "Count"), [
+          ["Count", 2, "Miscount", `Count ${count}`]
+        ])
+        assert.deepStrictEqual(yield* contentsAt(main, loc), [["T", 10, 0]])
       }))
 
     it.effect("a shortfall on allocated stock gives back the claims it leaves uncovered", () =>

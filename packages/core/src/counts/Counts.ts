@@ -7,7 +7,8 @@
  * snapshots them, and a pick or move confirmation locks its content before it looks for a count to
  * record its in-flight delta against: whichever comes second sees the other, so no confirmation
  * is lost between the snapshot and the count. Applying is guarded by the count's lock and status,
- * so a count never applies twice.
+ * so a count never applies twice, and reads the lines it applies only once it holds every content
+ * of the snapshot, so no confirmation is recorded in flight of a count that applied without it.
  */
 import { Clock, Effect, Option } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
@@ -341,31 +342,47 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       return { claims, orderStatuses }
     })
 
-    /**
-     * Applies the count in the caller's transaction: one Count transaction per content whose
-     * quantity changes, found stock as new contents, claims the shortfall leaves uncovered given
-     * back (Deallocate), `last_counted` set and the location's status given back.
-     */
-    const apply = Effect.fnUntraced(function*(
-      actor: Actor,
-      count: StoredCount,
-      lines: ReadonlyArray<TallyLine>,
-      reasonCode: ReasonCode,
-      approvedBy: string | null
-    ) {
-      const createdAt = yield* now
-      const planned = lines.filter((line) => line.variance !== null && line.variance !== 0)
-      const shrinking = planned.flatMap((line) =>
+    const shrinkingOf = (lines: ReadonlyArray<TallyLine>) =>
+      lines.filter((line) => line.variance !== null && line.variance !== 0).flatMap((line) =>
         targets(line).filter((t) => t.qty < t.content.expected + t.content.in_flight).map((t) => t.content.content_id)
       )
-      const { claims, orderStatuses } = yield* lockClaims(shrinking)
-      // Every covered content locked in content id order, as every writer locks contents.
+
+    /**
+     * What applying the count changes, locked, and its lines read under those locks: the claims on
+     * the contents the lines shrink, then every content of the snapshot in content id order, as
+     * every writer locks contents. A confirmation records its in-flight change while it holds its
+     * content, so the lines read after these locks hold every confirmation that committed before,
+     * and one that comes after finds the count over. Confirmations only take stock from a counted
+     * location, so the lines read again shrink no content the first read did not.
+     */
+    const lockForApply = Effect.fnUntraced(function*(actor: Actor, count: StoredCount) {
+      const seen = yield* linesOf(count)
+      const { claims, orderStatuses } = yield* lockClaims(shrinkingOf(seen))
       const contents = new Map<number, Content>()
-      const covered = planned.flatMap((line) => line.contents.map((c) => c.content_id)).sort(ascending)
+      const covered = seen.flatMap((line) => line.contents.map((c) => c.content_id)).sort(ascending)
       for (const contentId of covered) {
         const locked = yield* inventory.lockContent(actor.scope, contentId)
         if (Option.isSome(locked)) contents.set(contentId, locked.value)
       }
+      return { lines: yield* linesOf(count), claims, orderStatuses, contents }
+    })
+
+    /**
+     * Applies the count in the caller's transaction, with what `lockForApply` locked and read: one
+     * Count transaction per content whose quantity changes, found stock as new contents, claims the
+     * shortfall leaves uncovered given back (Deallocate), `last_counted` set and the location's
+     * status given back.
+     */
+    const apply = Effect.fnUntraced(function*(
+      actor: Actor,
+      count: StoredCount,
+      locked: Effect.Effect.Success<ReturnType<typeof lockForApply>>,
+      reasonCode: ReasonCode,
+      approvedBy: string | null
+    ) {
+      const { claims, contents, lines, orderStatuses } = locked
+      const createdAt = yield* now
+      const planned = lines.filter((line) => line.variance !== null && line.variance !== 0)
       const entries: Array<Ledger.NewLedgerEntry> = []
       const released: Array<ClaimRow> = []
       const notes = `Count ${count.id}`
@@ -547,10 +564,10 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
 
     /** Applies the recorded lines at once when every one is within the threshold; else the count waits for approval. */
     const settle = Effect.fnUntraced(function*(actor: Actor, count: StoredCount) {
-      const lines = yield* linesOf(count)
+      const locked = yield* lockForApply(actor, count)
       const threshold = (yield* settings.get(actor.scope.site_id)).count_variance_threshold
-      if (lines.every((line) => withinThreshold(line, threshold))) {
-        return yield* apply(actor, count, lines, withinThresholdReason, null)
+      if (locked.lines.every((line) => withinThreshold(line, threshold))) {
+        return yield* apply(actor, count, locked, withinThresholdReason, null)
       }
       if (count.status_id === Status.PendingApproval) return
       const pending: StoredCount = { ...count, status_id: Status.PendingApproval }
@@ -578,8 +595,7 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       yield* requireSiteUser(actor)
       const count = yield* lockedCount(actor, countId)
       yield* inState(count, Status.PendingApproval)
-      const lines = yield* linesOf(count)
-      yield* apply(actor, count, lines, request.reason_code, actor.userId)
+      yield* apply(actor, count, yield* lockForApply(actor, count), request.reason_code, actor.userId)
     }, atomically)
 
     const recount = Effect.fnUntraced(function*(actor: Actor, countId: number) {
