@@ -178,7 +178,7 @@ const violations = (countLines: ReadonlyMap<number, ReadonlyArray<CountLine>>) =
       sku_id: string
       tag_id: string
       to_loc_id: string
-      task_type: string
+      task_type: "Putaway" | "Move" | "Replenish"
       created_at: string
     }>`SELECT id, content_id, qty AS quantity, status_id, sku_id, tag_id, to_loc_id, task_type, created_at
       FROM movement_tasks ORDER BY id`
