@@ -9,8 +9,11 @@
  * `bench/results/multi.json`.
  *
  *   node bench/multi.js [--processes 1,2] [--clients 16] [--duration 15] [--warmup 3] [--sample-ms 20]
+ *     [--bin <bundle>] [--baseline <bundle>]
  *
- * Each process count gets a fresh copy of one seeded template database. PostgreSQL is reached at
+ * Each process count gets a fresh copy of one seeded template database. `--baseline` runs another
+ * build of the server (a copy of an earlier commit's bundle) right after each, on a copy of its own,
+ * so that the two are compared under the same load of the machine. PostgreSQL is reached at
  * `WMS_BENCH_PG_URL` (see `bench/common.js`). Needs the build (`npm run build`).
  */
 import { spawn } from "node:child_process"
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     "sample-ms": { type: "string", default: "20" },
     bin: { type: "string", default: join(root, "packages", "http", "dist", "server.bundle.js") },
+    baseline: { type: "string" },
     output: { type: "string", default: join(results, "multi.json") }
   }
 })
@@ -110,9 +114,9 @@ const freePort = () =>
   })
 
 /** Starts a bundled server on `database` and resolves once `/health` answers 200. */
-const startServer = async (database) => {
+const startServer = async (bin, database) => {
   const port = await freePort()
-  const child = spawn(process.execPath, [values.bin], {
+  const child = spawn(process.execPath, [bin], {
     cwd: root,
     env: {
       ...process.env,
@@ -242,15 +246,15 @@ const startSampler = async (url, everyMs) => {
 
 // One run ---------------------------------------------------------------------------------------
 
-/** `processes` servers on a fresh copy of the template under the load; answers its figures. */
-const runOnce = async (template, definitions, processes) => {
-  const name = `${template}_p${processes}`
+/** `processes` servers of `bin` on a fresh copy of the template under the load; answers its figures. */
+const runOnce = async (template, definitions, processes, bin, server) => {
+  const name = `${template}_${server}_p${processes}`
   await onAdmin(`CREATE DATABASE ${name} TEMPLATE ${template}`)
   const database = pgUrl(name)
   const servers = []
   const receiver = await startReceiver()
   try {
-    for (let i = 0; i < processes; i++) servers.push(await startServer(database))
+    for (let i = 0; i < processes; i++) servers.push(await startServer(bin, database))
     const token = (await call(servers[0].url, undefined, "POST", "/login", {
       email: ADMIN_EMAIL,
       password: ADMIN_PASSWORD
@@ -313,6 +317,7 @@ const runOnce = async (template, definitions, processes) => {
     await db.end()
     const seconds = Number(values.duration)
     return {
+      server,
       processes,
       clients: Number(values.clients),
       orders_per_s: Math.round((flows.length / seconds) * 10) / 10,
@@ -345,12 +350,15 @@ const main = async () => {
     const definitions = await seed(pgUrl(template))
     for (const processes of values.processes.split(",").map(Number)) {
       log(`multi: ${processes} process(es), ${values.clients} clients, ${values.duration} s`)
-      runs.push(await runOnce(template, definitions, processes))
+      runs.push(await runOnce(template, definitions, processes, values.bin, "engine"))
+      if (values.baseline !== undefined) {
+        runs.push(await runOnce(template, definitions, processes, values.baseline, "baseline"))
+      }
     }
   } finally {
     await onAdmin(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`)
   }
-  const base = runs[0]
+  const oneProcess = (server) => runs.find((run) => run.server === server)
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
@@ -368,15 +376,18 @@ const main = async () => {
       "sample counts when any session waits on a lock, on the events table's lock, or a writer waits behind " +
       "a LOCK TABLE events (pg_blocking_pids)."
     ],
+    bin: values.bin,
+    baseline: values.baseline ?? null,
     runs: runs.map((run) => ({
       ...run,
-      vs_one_process: Math.round((run.orders_per_s / base.orders_per_s) * 100) / 100
+      vs_one_process: Math.round((run.orders_per_s / oneProcess(run.server).orders_per_s) * 100) / 100
     }))
   }
   mkdirSync(results, { recursive: true })
   writeFileSync(values.output, `${JSON.stringify(report, null, 2)}\n`)
   console.log(table(
     [
+      "server",
       "processes",
       "orders/s",
       "req/s",
@@ -392,6 +403,7 @@ const main = async () => {
       "behind LOCK TABLE"
     ],
     report.runs.map((r) => [
+      r.server,
       r.processes,
       r.orders_per_s,
       r.requests_per_s,
@@ -408,7 +420,9 @@ const main = async () => {
     ])
   ))
   for (const run of report.runs) {
-    for (const w of run.locks.waiting_statements) console.log(`  ${run.processes}p waiting ${w.samples}×: ${w.query}`)
+    for (const w of run.locks.waiting_statements) {
+      console.log(`  ${run.server} ${run.processes}p waiting ${w.samples}×: ${w.query}`)
+    }
   }
   console.log(`\n${report.command}: ${report.duration_s} s; written to ${values.output}`)
 }
