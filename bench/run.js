@@ -5,9 +5,12 @@
  * 10,000-line receipt, 10,000 moves, the count of a zone of 10,000 contents and the replenishment
  * of 1,000 pick faces; `--cycle` names which). Writes them into `bench/results/latest.json`. The import
  * benchmark (`bench/import.js`: 100,000 CSV rows through `POST /import/skus` and `wms import`, their
- * time and peak RSS) runs when `--sections` names it: `npm run bench -- --sections import`.
+ * time and peak RSS) runs when `--sections` names it: `npm run bench -- --sections import`. The
+ * multi-process benchmark (`bench/multi.js`: 1 and 2 bundled servers on one PostgreSQL database
+ * under a flow that writes events, with webhooks, and the lock waits seen) writes
+ * `bench/results/multi.json`.
  *
- *   node bench/run.js [--sections http,wave,cycle,import] [--stores sqlite,postgres]
+ *   node bench/run.js [--sections http,wave,cycle,multi,import] [--stores sqlite,postgres]
  *     [--lines 30000,100000,300000]
  *     [--repeat 3] [--repeat-large 1] [--profile] [--cycle putaway,moves,count,replenish]
  *
@@ -32,7 +35,7 @@ const results = fileURLToPath(new URL("results", import.meta.url))
 
 const { values } = parseArgs({
   options: {
-    sections: { type: "string", default: "http,wave,cycle" },
+    sections: { type: "string", default: "http,wave,cycle,multi" },
     cycle: { type: "string", default: "putaway,moves,count,replenish" },
     stores: { type: "string", default: "sqlite,postgres" },
     lines: { type: "string", default: "30000,100000,300000" },
@@ -59,20 +62,19 @@ const runHttpBench = () =>
       code === 0 ? resolve(JSON.parse(readFileSync(output, "utf8"))) : reject(new Error(`bench/http.js exit ${code}`)))
   })
 
-/** Runs the import benchmark in its own process and answers what it wrote. */
-const runImportBench = () =>
+/** Runs `script` (the import or the multi-process benchmark) in its own process and answers what it wrote to `output`. */
+const runBenchScript = (script, output, args) =>
   new Promise((resolve, reject) => {
-    const output = join(results, "import.json")
     const child = spawn(
       process.execPath,
-      [fileURLToPath(new URL("import.js", import.meta.url)), "--stores", values.stores, "--output", output],
+      [fileURLToPath(new URL(script, import.meta.url)), ...args, "--output", output],
       { stdio: "inherit" }
     )
     child.on("error", reject)
     child.on("exit", (code) =>
       code === 0
         ? resolve(JSON.parse(readFileSync(output, "utf8")))
-        : reject(new Error(`bench/import.js exit ${code}`)))
+        : reject(new Error(`bench/${script} exit ${code}`)))
   })
 
 const main = async () => {
@@ -81,7 +83,12 @@ const main = async () => {
   if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true })
   const started = Date.now()
   const http = sections.includes("http") ? await runHttpBench() : undefined
-  const imports = sections.includes("import") ? await runImportBench() : undefined
+  const imports = sections.includes("import")
+    ? await runBenchScript("import.js", join(results, "import.json"), ["--stores", values.stores])
+    : undefined
+  const multi = sections.includes("multi")
+    ? await runBenchScript("multi.js", join(results, "multi.json"), [])
+    : undefined
   const waves = sections.includes("wave")
     ? await runWaveBench({
       storeNames: values.stores.split(","),
@@ -110,6 +117,7 @@ const main = async () => {
     wave_targets: waveTargets,
     http,
     import: imports,
+    multi,
     wave_notes: [
       "Wave start at 30,000, 100,000 and 300,000 order lines (10,000 to 100,000 orders of 3 lines) over 5,000 " +
       "contents: the sizes of the performance issue (the waves issue names 100,000 lines for the large one).",

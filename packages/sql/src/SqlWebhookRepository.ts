@@ -10,7 +10,7 @@ import {
   type StoredWebhook,
   WebhookRepository
 } from "@wms/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
 import { first, insertReturningKey, query, returnsRow, rows, run } from "./Query.js"
@@ -50,24 +50,40 @@ export const layer = Layer.effect(
     )
 
     // On PostgreSQL ids are drawn before commit, so a visible id may still have a lower one in
-    // flight. A SHARE lock on events waits for every transaction writing events to end; once it
-    // is held, every id up to the maximum is final. SQLite commits one writer at a time, in id
-    // order. The lock is held for one SELECT, and given up after a moment so writers never wait long.
-    const settledMax = sql.onDialectOrElse({
-      pg: () =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* sql`SET LOCAL lock_timeout = '500ms'`
-          yield* sql`LOCK TABLE events IN SHARE MODE`
-          return yield* maxEventId
-        })).pipe(
-          Effect.map(Option.some),
-          Effect.catchIf(
-            (error) => (error.cause as { code?: string } | undefined)?.code === "55P03",
-            () => Effect.succeed(Option.none<number>())
-          )
-        ),
-      orElse: () => Effect.map(maxEventId, Option.some)
-    })
+    // flight. Every writer of events holds the table's ROW EXCLUSIVE lock from before it draws an
+    // id until it ends: once each transaction that held it when the last drawn id was read has
+    // ended, every id up to that one is final. Reading pg_locks takes no lock, so no writer ever
+    // waits for this (a LOCK TABLE did queue them). SQLite commits one writer at a time, in id order.
+    const lastDrawnId = sql<{ last: number | null }>`SELECT CAST(
+        pg_sequence_last_value(pg_get_serial_sequence('events', 'id')::regclass) AS INTEGER) AS last`.pipe(
+      Effect.map((rows) => rows[0].last ?? 0)
+    )
+    const eventWriters = sql<{ writer: string }>`SELECT virtualtransaction AS writer FROM pg_locks
+      WHERE locktype = 'relation' AND mode = 'RowExclusiveLock' AND relation = 'events'::regclass
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND pid IS DISTINCT FROM pg_backend_pid()`.pipe(
+      Effect.map((rows) => new Set(rows.map((row) => row.writer)))
+    )
+    // The highest id known final (-1 before the first is), and the last id drawn with the writers
+    // that may still hold ids up to it.
+    let settled = -1
+    let pending: { readonly drawn: number; readonly writers: ReadonlySet<string> } | undefined
+    const settling = yield* Effect.makeSemaphore(1)
+    const pgSettled = settling.withPermits(1)(Effect.gen(function*() {
+      if (pending !== undefined) {
+        const open = yield* eventWriters
+        if ([...pending.writers].some((writer) => open.has(writer))) return settled
+        settled = Math.max(settled, pending.drawn)
+        pending = undefined
+      }
+      // The id first, then the writers: a writer that drew an id up to it still holds the lock.
+      const drawn = yield* lastDrawnId
+      const writers = yield* eventWriters
+      if (writers.size === 0) settled = Math.max(settled, drawn)
+      else pending = { drawn, writers }
+      return settled
+    }))
+    const settledMax = sql.onDialectOrElse({ pg: () => pgSettled, orElse: () => maxEventId })
 
     return WebhookRepository.of({
       list: (scope, window) =>
@@ -112,7 +128,7 @@ export const layer = Layer.effect(
       settledEventId: (known) =>
         query(Effect.gen(function*() {
           if ((yield* maxEventId) <= known) return known
-          return Option.getOrElse(yield* settledMax, () => known)
+          return Math.max(known, yield* settledMax)
         })),
       fanOut: (upTo, now) =>
         query(Effect.gen(function*() {

@@ -9,9 +9,9 @@ import { openCount } from "../counts/Open.js"
 import type { LocationRepository } from "../locations/LocationRepository.js"
 import type { Actor } from "../shared/Tenancy.js"
 import type { InventoryRepository } from "../stock/InventoryRepository.js"
+import * as Ledger from "../stock/Ledger.js"
 import type { ShortPickReasonCode } from "../stock/ReasonCode.js"
 import { allocateShortfall } from "../waves/Allocation.js"
-import { claimEntry } from "../waves/Start.js"
 import type { ClaimRow, WaveRepository } from "../waves/WaveRepository.js"
 
 /**
@@ -62,9 +62,19 @@ export const reallocate = Effect.fnUntraced(function*(
   }))
   yield* ports.waves.insertClaims(rows)
   yield* ports.inventory.changeAllocation(new Map(rows.map((row) => [row.content_id, row.qty])))
-  // Named after the shorted task, so the ledger tells a re-allocation from a wave's allocation.
-  const notes = `Re-allocation of task ${task.id}`
-  yield* ports.inventory.appendTransactions(rows.map((row) => ({ ...claimEntry("Allocate", row, createdAt), notes })))
+  yield* ports.inventory.appendTransactions(rows.map((row) =>
+    Ledger.entry("Allocate", row, {
+      qty: row.qty,
+      from: row.from_loc_id,
+      to: row.to_loc_id,
+      final: row.final_loc_id,
+      order_id: row.order_id,
+      line_id: row.line_id,
+      // Named after the shorted task, so the ledger tells a re-allocation from a wave's allocation.
+      notes: `Re-allocation of task ${task.id}`,
+      created_at: createdAt
+    })
+  ))
   return rows.reduce((sum, row) => sum + row.qty, 0)
 })
 

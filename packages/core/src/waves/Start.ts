@@ -55,9 +55,9 @@ const eventWindow = 5_000
 /** Orders read and published per batch of `order_allocated` events: few enough to die young in the heap. */
 const eventBatch = 200
 
-/** The Allocate or Deallocate transaction of a claim. */
-export const claimEntry = (type: "Allocate" | "Deallocate", claim: Omit<ClaimRow, "id">, createdAt: string) =>
-  Ledger.entry(type, claim, {
+/** The Deallocate transaction of a claim given back. */
+const deallocateEntry = (claim: ClaimRow, createdAt: string) =>
+  Ledger.entry("Deallocate", claim, {
     qty: claim.qty,
     from: claim.from_loc_id,
     to: claim.to_loc_id,
@@ -67,6 +67,84 @@ export const claimEntry = (type: "Allocate" | "Deallocate", claim: Omit<ClaimRow
     notes: `Wave ${claim.wave_id}`,
     created_at: createdAt
   })
+
+// A start writes a claim and an Allocate transaction for each line it serves, made by classes
+// rather than object literals: V8 watches the objects of each literal, and once a whole batch of
+// them outlived a minor collection it allocated every later one in the old generation
+// ("pretenuring"), where the claims of a whole start stayed as garbage until a full collection.
+// The instances of a class are always allocated young.
+
+/** A claim of a wave start as `insertClaims` writes it. */
+class ClaimToWrite implements Omit<ClaimRow, "id"> {
+  readonly site_id: ClaimRow["site_id"]
+  readonly client_id: ClaimRow["client_id"]
+  readonly wave_id: number
+  readonly claimset_id: number
+  readonly content_id: number
+  readonly order_ref: number
+  readonly order_id: string
+  readonly line_id: number
+  readonly sku_id: string
+  readonly qty: number
+  readonly status = "allocated" as const
+  readonly tag_id: string
+  readonly from_loc_id: string
+  readonly to_loc_id: string
+  readonly final_loc_id: string
+  readonly created_at: string
+  constructor(wave: StoredWave, claim: PlannedClaim, claimsetId: number, createdAt: string) {
+    this.site_id = wave.site_id
+    this.client_id = claim.client_id as ClaimRow["client_id"]
+    this.wave_id = wave.id
+    this.claimset_id = claimsetId
+    this.content_id = claim.content_id
+    this.order_ref = claim.order_ref
+    this.order_id = claim.order_id
+    this.line_id = claim.line_id
+    this.sku_id = claim.sku_id
+    this.qty = claim.qty
+    this.tag_id = claim.tag_id
+    this.from_loc_id = claim.from_loc_id
+    this.to_loc_id = claim.to_loc_id
+    this.final_loc_id = claim.to_loc_id
+    this.created_at = createdAt
+  }
+}
+
+/** The Allocate transaction of a claim: what `Ledger.entry` makes of it. */
+class AllocateEntry implements Ledger.NewLedgerEntry {
+  readonly site_id: Ledger.NewLedgerEntry["site_id"]
+  readonly client_id: Ledger.NewLedgerEntry["client_id"]
+  readonly created_at: string
+  readonly transaction_type = "Allocate" as const
+  readonly content_id: number
+  readonly from_loc_id: string
+  readonly to_loc_id: string
+  readonly final_loc_id: string
+  readonly sku_id: string
+  readonly qty: number
+  readonly tag_id: string
+  readonly order_id: string
+  readonly line_id: number
+  readonly notes: string
+  readonly from_content_id = null
+  readonly reason_code = null
+  constructor(claim: ClaimToWrite, notes: string) {
+    this.site_id = claim.site_id
+    this.client_id = claim.client_id
+    this.created_at = claim.created_at
+    this.content_id = claim.content_id
+    this.from_loc_id = claim.from_loc_id
+    this.to_loc_id = claim.to_loc_id
+    this.final_loc_id = claim.final_loc_id
+    this.sku_id = claim.sku_id
+    this.qty = claim.qty
+    this.tag_id = claim.tag_id
+    this.order_id = claim.order_id
+    this.line_id = claim.line_id
+    this.notes = notes
+  }
+}
 
 /** The orders of a locked wave to plan, a page at a time, and the SKUs they ask for. */
 interface OrdersToPlan {
@@ -148,43 +226,32 @@ const largeWave = Effect.fnUntraced(function*(waves: WaveRepository["Type"], wav
 const makePlanWriter = (ports: StartPorts, wave: StoredWave, createdAt: string) => {
   const { inventory, waves } = ports
   const claimsetIds: Array<number> = []
-  let claims: Array<PlannedClaim> = []
+  let claims: Array<ClaimToWrite> = []
   const allocatedByContent = new Map<number, number>()
   const statuses = new Map<StatusId, Array<number>>()
   const allocatedOrders: Array<number> = []
 
   // Built of combinators, not generators: a generator run for each page or batch made V8 keep what
   // the page read and wrote past the next minor collections, into the old generation.
-  const writeClaims = (batch: ReadonlyArray<PlannedClaim>) =>
-    Effect.suspend(() => {
-      const rows = batch.map((claim): Omit<ClaimRow, "id"> => ({
-        site_id: wave.site_id,
-        client_id: claim.client_id as ClaimRow["client_id"],
-        wave_id: wave.id,
-        claimset_id: claimsetIds[claim.claimset],
-        content_id: claim.content_id,
-        order_ref: claim.order_ref,
-        order_id: claim.order_id,
-        line_id: claim.line_id,
-        sku_id: claim.sku_id,
-        qty: claim.qty,
-        status: "allocated",
-        tag_id: claim.tag_id,
-        from_loc_id: claim.from_loc_id,
-        to_loc_id: claim.to_loc_id,
-        final_loc_id: claim.to_loc_id,
-        created_at: createdAt
-      }))
-      return Effect.zipRight(
+  const notes = `Wave ${wave.id}`
+  const writeClaims = (rows: ReadonlyArray<ClaimToWrite>) =>
+    Effect.suspend(() =>
+      Effect.zipRight(
         waves.insertClaims(rows),
-        inventory.appendTransactions(rows.map((claim) => claimEntry("Allocate", claim, createdAt)))
+        inventory.appendTransactions(rows.map((claim) => new AllocateEntry(claim, notes)))
       )
-    })
+    )
 
-  /** Claims that fill whole batches, taken from those carried over and those of `page`. */
+  /**
+   * Claims that fill whole batches, taken from those carried over and those of `page`. The planned
+   * claims become claims to write at once (their claimsets are written): a planned claim never
+   * outlives its page.
+   */
   const fullBatches = (page: AllocationPlan) => {
-    for (const claim of page.claims) claims.push(claim)
-    const batches: Array<ReadonlyArray<PlannedClaim>> = []
+    for (const claim of page.claims) {
+      claims.push(new ClaimToWrite(wave, claim, claimsetIds[claim.claimset], createdAt))
+    }
+    const batches: Array<ReadonlyArray<ClaimToWrite>> = []
     let taken = 0
     for (; claims.length - taken >= claimsPerBatch; taken += claimsPerBatch) {
       batches.push(claims.slice(taken, taken + claimsPerBatch))
@@ -303,7 +370,7 @@ export const releaseClaims = Effect.fnUntraced(function*(ports: StartPorts, clai
   const changes = new Map<number, number>()
   for (const claim of open) changes.set(claim.content_id, (changes.get(claim.content_id) ?? 0) - claim.qty)
   yield* inventory.changeAllocation(changes)
-  yield* inventory.appendTransactions(open.map((claim) => claimEntry("Deallocate", claim, createdAt)))
+  yield* inventory.appendTransactions(open.map((claim) => deallocateEntry(claim, createdAt)))
   yield* waves.deleteClaims(open.map((claim) => claim.id))
   yield* waves.setOrderStatuses(new Map(open.map((claim) => [claim.order_ref, Status.Released as StatusId])))
 })

@@ -4,7 +4,7 @@
  * outbox, in event id order. A subscriber gets every event committed after `subscribe` returns
  * (and possibly a few committed just before); nothing is replayed after a restart.
  */
-import { Effect, Option, type Scope } from "effect"
+import { Effect, Option, Schedule, type Scope } from "effect"
 import type { EventType } from "../shared/Events.js"
 import type { EventPayload } from "./WebhookDelivery.js"
 import { WebhookRepository } from "./WebhookRepository.js"
@@ -25,8 +25,10 @@ export class EventSubscriptions extends Effect.Service<EventSubscriptions>()("@w
     const subscriptions = new Set<Subscription>()
 
     // Every event id up to the settled one is committed, so each later event commits after this
-    // read. A busy outbox may refuse the lock for a moment (-1): read again.
-    const settledEventId = repository.settledEventId(-1).pipe(Effect.repeat({ until: (id) => id >= 0 }))
+    // read. Until the writers in flight at the first look have ended, none is settled (-1): look again.
+    const settledEventId = repository.settledEventId(-1).pipe(
+      Effect.repeat(Schedule.recurUntil((id: number) => id >= 0).pipe(Schedule.addDelay(() => "20 millis")))
+    )
 
     /** Calls `handler` for every event of `eventType` (or of any type, `"*"`) until the scope closes. */
     const subscribe = (eventType: EventType | "*", handler: EventHandler): Effect.Effect<void, never, Scope.Scope> =>

@@ -7,6 +7,7 @@
  * others fan out at `farFuture`, when no claim looks. Ids are read back, never counted: a
  * PostgreSQL sequence skips the ids of rolled-back rows.
  */
+import { SqlClient } from "@effect/sql"
 import { assert, describe } from "@effect/vitest"
 import {
   EventPublisher,
@@ -196,6 +197,50 @@ onEachStore("the event outbox", (it) => {
         const answer = yield* Fiber.join(settled)
         assert.isTrue(answer >= committed && answer <= last, `settled at ${answer}`)
         assert.strictEqual(yield* webhooks.settledEventId(committed), last)
+      }))
+
+    it.effect("does not settle past an event committed late with a lower id, nor make a writer wait (PostgreSQL)", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const webhooks = yield* WebhookRepository
+        const publisher = yield* EventPublisher
+        const { atomically } = yield* Transactor
+        const t = yield* makeTenants
+        // SQLite commits one writer at a time: no second one gets past an open first.
+        const lateCommit = Effect.gen(function*() {
+          yield* atomically(publisher.publish(eventOf(t.site.owner, "wave_started", 1)))
+          const committed = yield* lastEventId
+          assert.strictEqual(yield* webhooks.settledEventId(committed - 1), committed)
+          const written = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          const first = yield* Effect.fork(atomically(Effect.gen(function*() {
+            yield* publisher.publish(eventOf(t.site.owner, "wave_started", 2))
+            yield* Deferred.succeed(written, undefined)
+            yield* Deferred.await(release)
+          })))
+          yield* Deferred.await(written)
+          yield* atomically(publisher.publish(eventOf(t.site.owner, "wave_started", 3)))
+          const later = yield* lastEventId
+          // Settling while the first writer is open and a higher id is committed: nothing waits on
+          // the events table (a lock request there would queue every writer behind it).
+          const settling = yield* Effect.fork(webhooks.settledEventId(committed))
+          let waits = 0
+          yield* sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM pg_locks
+            WHERE NOT granted AND locktype = 'relation' AND relation = 'events'::regclass`.pipe(
+            Effect.map((rows) => (waits += rows[0].n)),
+            Effect.repeat({ until: () => settling.unsafePoll() !== null, times: 200 })
+          )
+          assert.strictEqual(waits, 0, "a lock on events was waited for")
+          assert.strictEqual(yield* Fiber.join(settling), committed, "settled past an open writer")
+          assert.strictEqual(yield* webhooks.settledEventId(committed), committed, "settled past an open writer")
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(first)
+          const events = yield* webhooks.eventsBetween(committed, yield* webhooks.settledEventId(committed), 10)
+          assert.deepStrictEqual(events.map((event) => event.data), ["2", "3"])
+          assert.isBelow(events[0].id, later)
+          assert.strictEqual(events[1].id, later)
+        })
+        yield* sql.onDialectOrElse({ pg: () => lateCommit, orElse: () => Effect.void })
       }))
 
     it.effect("leases each enabled webhook's oldest pending delivery once, recording attempts under the lease", () =>
