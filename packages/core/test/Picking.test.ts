@@ -383,6 +383,10 @@ describe("Picking", () => {
       assert.deepStrictEqual(log.argsOf("PickingRepository.addBackordered"), [[7, 1, 3]])
       assert.deepStrictEqual(log.argsOf("PickingRepository.clearBackordered"), [[7]])
       assert.deepStrictEqual(log.argsOf("WaveRepository.setOrderStatuses"), [[new Map([[7, 14]])]])
+      // Backorders off by now: what earlier short picks backordered is cleared all the same.
+      const off = new CallLog()
+      yield* confirmShort(off, nothingPicked, {}, { qty: 0 })
+      assert.deepStrictEqual(off.argsOf("PickingRepository.clearBackordered"), [[7]])
     })
   })
 

@@ -556,6 +556,8 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
             : before ?? next.order) as StatusId
           : next.order
         statuses.set(claim.order_ref, order)
+        // Released whole, as by a short pick of nothing: a new wave takes all of it.
+        if (order === Status.Released) yield* picking.clearBackordered(claim.order_ref)
         yield* picking.setClaimsetStatus(claim.claimset_id, next.claimset)
         yield* waves.setStatus(claim.wave_id, next.wave)
       }

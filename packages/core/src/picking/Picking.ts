@@ -173,8 +173,9 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       const next = progress(
         yield* picking.openTaskCounts({ orderRef: task.order_ref, claimsetId: task.claimset_id, waveId: task.wave_id })
       )
-      // An order with nothing picked is Released again, whole: a new wave takes all of it, so none is backordered.
-      if (backordered > 0 && next.order === Status.Released) yield* picking.clearBackordered(task.order_ref)
+      // An order with nothing picked is Released again, whole: a new wave takes all of it, so none
+      // of it stays backordered, whatever earlier short picks backordered.
+      if (next.order === Status.Released) yield* picking.clearBackordered(task.order_ref)
       if (settings?.count_on_short_pick === true && wantsControlCount(request.reason_code ?? null)) {
         yield* openControlCount({ locations, counts }, actor, task, createdAt)
       }
