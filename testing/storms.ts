@@ -1,11 +1,14 @@
 /**
- * What the multi-process storms share: a seeded generator, a direct connection to the database
- * the servers share (to check it afterwards), and the servers' logged failures for a report.
+ * What the multi-process storms share: the servers on one database with an admin's requests to
+ * them, a seeded generator, a tally of the statuses answered, a direct connection to the database
+ * (to check it afterwards), and the servers' logged failures for a report.
  */
 import { PgClient } from "@effect/sql-pg"
+import { assert } from "@effect/vitest"
 import { SqliteStore } from "@wms/sql-sqlite"
-import { Layer, Redacted } from "effect"
-import type { ServerProcess } from "./processes.js"
+import { Effect, Layer, Redacted } from "effect"
+import { call, type CallResult, type ServerProcess, startServer } from "./processes.js"
+import { adminEmail, adminPassword } from "./server.js"
 
 /** The database a storm's servers share. */
 export type StormDatabase = { kind: "pg"; url: string } | { kind: "sqlite"; filename: string }
@@ -31,3 +34,68 @@ export const failuresLogged = (servers: ReadonlyArray<ServerProcess>) =>
       `process ${i}: ${entry}`
     )
   ).join("\n").slice(0, 20_000)
+
+/** Asserts that a request of a storm's set-up answered `status`. */
+export const must = (status: number, result: CallResult, what: string) =>
+  assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
+
+/**
+ * A storm's start: `processes` bundled servers on its database, an admin's requests to them on
+ * `site`, seeded choices (the seed from `WMS_TEST_SEED`, else the clock), and `record`, which tallies
+ * what each kind of request answered and keeps every status `allowed` does not document for it.
+ */
+export const startStorm = (
+  database: StormDatabase,
+  options: {
+    readonly processes: number
+    readonly site: string
+    readonly allowed: Readonly<Record<string, ReadonlyArray<number>>>
+  }
+) =>
+  Effect.gen(function*() {
+    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
+    // The first process migrates and bootstraps an empty database; the others start on a ready one.
+    const first = yield* startServer(databaseUrl)
+    const others = yield* Effect.all(
+      Array.from({ length: options.processes - 1 }, () => startServer(databaseUrl)),
+      { concurrency: "unbounded" }
+    )
+    const servers: ReadonlyArray<ServerProcess> = [first, ...others]
+    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
+    const next = random(seed)
+    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
+
+    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
+    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
+    const token = login.body.token as string
+    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
+      call(server, method, path, { token, site: options.site, body })
+
+    const unexpected: Array<string> = []
+    const tally = new Map<string, number>()
+    const record = (kind: string, server: number, what: string, result: CallResult) => {
+      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
+      if (!options.allowed[kind].includes(result.status)) {
+        unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
+      }
+      return result
+    }
+    /** The seed and the tally, to name a failing run. */
+    const summary = () => `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
+    return { servers, first, next, pick, request, record, tally, unexpected, summary }
+  })
+
+/** A started storm. */
+export type Storm = Effect.Effect.Success<ReturnType<typeof startStorm>>
+
+/**
+ * Asserts the end of a storm: no request answered a status its documentation does not allow,
+ * the database shows no violation (`problems`), and every server process still runs.
+ */
+export const assertStormHeld = (storm: Storm, problems: ReadonlyArray<string>, summary = storm.summary()) => {
+  assert.deepStrictEqual(storm.unexpected, [], `${summary}\n${failuresLogged(storm.servers)}`)
+  assert.deepStrictEqual(problems, [], summary)
+  for (const [i, server] of storm.servers.entries()) {
+    assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
+  }
+}

@@ -17,9 +17,8 @@ import type { Stock } from "@wms/core"
 import { checkClaims, checkConservation, checkLedger, checkStock, checkTasks } from "@wms/core/testing"
 import { Effect, Fiber } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
-import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
-import { adminEmail, adminPassword } from "../../../testing/server.js"
-import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
+import type { ServerProcess } from "../../../testing/processes.js"
+import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
@@ -270,28 +269,12 @@ const violations = (countLines: ReadonlyMap<number, ReadonlyArray<CountLine>>) =
     return problems
   })
 
-const storm = (database: StormDatabase) =>
+const countStorm = (database: StormDatabase) =>
   Effect.gen(function*() {
-    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
-    const first = yield* startServer(databaseUrl)
-    const others = yield* Effect.all(
-      Array.from({ length: processes - 1 }, () => startServer(databaseUrl)),
-      { concurrency: "unbounded" }
-    )
-    const servers: Array<ServerProcess> = [first, ...others]
-    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
-    const next = random(seed)
-    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
+    const storm = yield* startStorm(database, { processes, site, allowed })
+    const { first, next, pick, record, request, servers, tally } = storm
     const withSql = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
       Effect.provide(effect, storeSql(database)).pipe(Effect.orDie)
-
-    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
-    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
-    const token = login.body.token as string
-    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
-      call(server, method, path, { token, site, body })
-    const must = (status: number, result: CallResult, what: string) =>
-      assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
 
     const settings = { count_variance_threshold: { percent: null, units: thresholdUnits } }
     must(204, yield* request(first, "PUT", `/sites/${site}/settings`, settings), "settings")
@@ -325,15 +308,6 @@ const storm = (database: StormDatabase) =>
     )
     const definitionId = (yield* request(first, "GET", "/wave-definitions")).body[0].id as number
 
-    const unexpected: Array<string> = []
-    const tally = new Map<string, number>()
-    const record = (kind: string, server: number, what: string, result: CallResult) => {
-      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
-      if (!allowed[kind].includes(result.status)) {
-        unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
-      }
-      return result
-    }
     /** Runs the requests at the same moment, each on its process. */
     const together = (...requests: ReadonlyArray<Effect.Effect<unknown>>) =>
       Effect.all(requests, { concurrency: "unbounded", discard: true })
@@ -524,32 +498,26 @@ const storm = (database: StormDatabase) =>
       countLines.set(count.id, (yield* request(first, "GET", `/counts/${count.id}`)).body.lines)
     }
     const problems = yield* withSql(violations(countLines))
-    const summary = `seed ${seed}; watcher ${freeze.polls} polls over ${freeze.counts} counts; ${
-      JSON.stringify(Object.fromEntries(tally))
-    }`
-    assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
-    assert.deepStrictEqual([...freeze.problems, ...problems], [], summary)
+    const summary = `watcher ${freeze.polls} polls over ${freeze.counts} counts; ${storm.summary()}`
+    assertStormHeld(storm, [...freeze.problems, ...problems], summary)
     // The storm did race: waves started, faces were replenished, counts released, recorded and applied.
     for (const done of ["start 200", "pick 204", "confirm 204", "release 204", "record 204", "approve 204"]) {
       assert.isAbove(tally.get(done) ?? 0, 0, `${done}: ${summary}`)
     }
     assert.isAbove(countLines.size, 0, summary)
     assert.isAbove(freeze.counts, 0, summary)
-    for (const [i, server] of servers.entries()) {
-      assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
-    }
   })
 
 describe("cycle counts and replenishment across 3 server processes on one database", () => {
   it.scopedLive(
     "PostgreSQL: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
-    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => countStorm({ kind: "pg", url })),
     { timeout: 150_000 }
   )
 
   it.scopedLive(
     "SQLite: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
-    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => countStorm({ kind: "sqlite", filename })),
     { timeout: 150_000 }
   )
 })

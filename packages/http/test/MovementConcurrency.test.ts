@@ -12,9 +12,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
-import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
-import { adminEmail, adminPassword } from "../../../testing/server.js"
-import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
+import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
@@ -181,26 +179,10 @@ const violations = Effect.gen(function*() {
   return problems
 })
 
-const storm = (database: StormDatabase) =>
+const movementStorm = (database: StormDatabase) =>
   Effect.gen(function*() {
-    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
-    const first = yield* startServer(databaseUrl)
-    const others = yield* Effect.all(
-      Array.from({ length: processes - 1 }, () => startServer(databaseUrl)),
-      { concurrency: "unbounded" }
-    )
-    const servers: Array<ServerProcess> = [first, ...others]
-    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
-    const next = random(seed)
-    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
-
-    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
-    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
-    const token = login.body.token as string
-    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
-      call(server, method, path, { token, site, body })
-    const must = (status: number, result: CallResult, what: string) =>
-      assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
+    const storm = yield* startStorm(database, { processes, site, allowed })
+    const { first, next, pick, record, request, servers, tally } = storm
 
     const location = (loc_id: string, status: string) => ({
       loc_id,
@@ -239,16 +221,6 @@ const storm = (database: StormDatabase) =>
     )
     const definitions = yield* request(first, "GET", "/wave-definitions")
     const definitionId = definitions.body[0].id as number
-
-    const unexpected: Array<string> = []
-    const tally = new Map<string, number>()
-    const record = (kind: string, server: number, what: string, result: CallResult) => {
-      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
-      if (!allowed[kind].includes(result.status)) {
-        unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
-      }
-      return result
-    }
 
     let receipts = 0
     const deadline = Date.now() + stormMillis
@@ -324,28 +296,24 @@ const storm = (database: StormDatabase) =>
     )
 
     const problems = yield* Effect.provide(violations, storeSql(database)).pipe(Effect.orDie)
-    const summary = `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
-    assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
-    assert.deepStrictEqual(problems, [], summary)
+    const summary = storm.summary()
+    assertStormHeld(storm, problems, summary)
     // The storm did race: putaways, moves and confirms went through while others were refused.
     for (const done of ["receive 200", "move 201", "confirm 204", "replenish 200"]) {
       assert.isAbove(tally.get(done) ?? 0, 0, summary)
-    }
-    for (const [i, server] of servers.entries()) {
-      assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
     }
   })
 
 describe("movement tasks across 3 server processes on one database", () => {
   it.scopedLive(
     "PostgreSQL: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
-    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => movementStorm({ kind: "pg", url })),
     { timeout: 150_000 }
   )
 
   it.scopedLive(
     "SQLite: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
-    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => movementStorm({ kind: "sqlite", filename })),
     { timeout: 150_000 }
   )
 })

@@ -11,9 +11,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
-import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
-import { adminEmail, adminPassword } from "../../../testing/server.js"
-import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
+import type { ServerProcess } from "../../../testing/processes.js"
+import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
@@ -125,26 +124,10 @@ const violations = Effect.gen(function*() {
   return problems
 })
 
-const storm = (database: StormDatabase) =>
+const shortPickStorm = (database: StormDatabase) =>
   Effect.gen(function*() {
-    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
-    const first = yield* startServer(databaseUrl)
-    const others = yield* Effect.all(
-      Array.from({ length: processes - 1 }, () => startServer(databaseUrl)),
-      { concurrency: "unbounded" }
-    )
-    const servers: Array<ServerProcess> = [first, ...others]
-    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
-    const next = random(seed)
-    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
-
-    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
-    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
-    const token = login.body.token as string
-    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT", path: string, body?: unknown) =>
-      call(server, method, path, { token, site, body })
-    const must = (status: number, result: CallResult, what: string) =>
-      assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
+    const storm = yield* startStorm(database, { processes, site, allowed })
+    const { first, next, pick, record, request, servers, tally } = storm
 
     const settings = { reallocate_short_picks: true, backorders: true }
     must(204, yield* request(first, "PUT", `/sites/${site}/settings`, settings), "settings")
@@ -162,15 +145,6 @@ const storm = (database: StormDatabase) =>
     )
     const definitionId = (yield* request(first, "GET", "/wave-definitions")).body[0].id as number
 
-    const unexpected: Array<string> = []
-    const tally = new Map<string, number>()
-    const record = (kind: string, server: number, what: string, result: CallResult) => {
-      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
-      if (!allowed[kind].includes(result.status)) {
-        unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
-      }
-      return result
-    }
     const newOrder = (server: ServerProcess, s: number, id: string) =>
       Effect.map(
         request(server, "POST", "/orders", {
@@ -238,26 +212,22 @@ const storm = (database: StormDatabase) =>
     )
 
     const problems = yield* Effect.provide(violations, storeSql(database)).pipe(Effect.orDie)
-    const summary = `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
-    assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
-    assert.deepStrictEqual(problems, [], summary)
+    const summary = storm.summary()
+    assertStormHeld(storm, problems, summary)
     // The storm did race: short and whole confirms, starts and shipments went through.
     for (const done of ["confirm 204", "start 200", "ship 204"]) assert.isAbove(tally.get(done) ?? 0, 0, summary)
-    for (const [i, server] of servers.entries()) {
-      assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
-    }
   })
 
 describe("short picks across 3 server processes on one database", () => {
   it.scopedLive(
     "PostgreSQL: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
-    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => shortPickStorm({ kind: "pg", url })),
     { timeout: 150_000 }
   )
 
   it.scopedLive(
     "SQLite: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
-    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => shortPickStorm({ kind: "sqlite", filename })),
     { timeout: 150_000 }
   )
 })

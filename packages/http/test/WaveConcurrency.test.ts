@@ -8,9 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
-import { call, type CallResult, type ServerProcess, startServer } from "../../../testing/processes.js"
-import { adminEmail, adminPassword } from "../../../testing/server.js"
-import { failuresLogged, random, storeSql, type StormDatabase } from "../../../testing/storms.js"
+import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 4
@@ -169,27 +167,10 @@ const violations = (availableAtStart: ReadonlyMap<number, number>) =>
     return problems
   })
 
-const storm = (database: StormDatabase) =>
+const waveStorm = (database: StormDatabase) =>
   Effect.gen(function*() {
-    const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
-    // The first process migrates and bootstraps an empty database; the others start on a ready one.
-    const first = yield* startServer(databaseUrl)
-    const others = yield* Effect.all(
-      Array.from({ length: processes - 1 }, () => startServer(databaseUrl)),
-      { concurrency: "unbounded" }
-    )
-    const servers: Array<ServerProcess> = [first, ...others]
-    const seed = Number(process.env.WMS_TEST_SEED ?? Date.now() % 1_000_000)
-    const next = random(seed)
-    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(next() * items.length)]
-
-    const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
-    assert.strictEqual(login.status, 200, JSON.stringify(login.body))
-    const token = login.body.token as string
-    const request = (server: ServerProcess, method: "GET" | "POST" | "DELETE", path: string, body?: unknown) =>
-      call(server, method, path, { token, site, body })
-    const must = (status: number, result: CallResult, what: string) =>
-      assert.strictEqual(result.status, status, `${what}: ${JSON.stringify(result.body)}`)
+    const storm = yield* startStorm(database, { processes, site, allowed })
+    const { first, next, pick, record, request, servers, tally } = storm
 
     // Scarce stock: each SKU has ~20 units to allocate (and an expired lot that must stay); the
     // orders want far more.
@@ -264,23 +245,13 @@ const storm = (database: StormDatabase) =>
         (rows) => new Map(rows.map((row) => [row.content_id, Number(row.available)]))
       )))
 
-    const unexpected: Array<string> = []
-    const tally = new Map<string, number>()
-    const record = (kind: string, server: number, method: string, path: string, result: CallResult) => {
-      tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
-      if (!allowed[kind].includes(result.status)) {
-        unexpected.push(`process ${server}: ${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`)
-      }
-      return result
-    }
-
     // Every wave started on two processes at the same moment: one start wins, the other is a 409.
     const burst = yield* Effect.all(
       waveIds.flatMap((waveId, i) =>
         [i % processes, (i + 1) % processes].map((s) =>
           Effect.map(
             request(servers[s], "POST", "/waves/start", { wave_id: waveId }),
-            (result) => ({ waveId, result: record("start", s, "POST", "/waves/start", result) })
+            (result) => ({ waveId, result: record("start", s, "POST /waves/start", result) })
           )
         )
       ),
@@ -300,28 +271,28 @@ const storm = (database: StormDatabase) =>
           const roll = next()
           if (roll < 0.3) {
             const started = yield* request(server, "POST", "/waves/start", { wave_id: pick(waveIds) })
-            record("start", s, "POST", "/waves/start", started)
+            record("start", s, "POST /waves/start", started)
           } else if (roll < 0.45) {
             const waveId = pick(waveIds)
             const removed = yield* request(server, "DELETE", `/waves/${waveId}`)
-            record("deleteWave", s, "DELETE", `/waves/${waveId}`, removed)
+            record("deleteWave", s, `DELETE /waves/${waveId}`, removed)
           } else if (roll < 0.65) {
             const { order_id } = pick(orders)
             const removed = yield* request(server, "DELETE", `/orders/${order_id}`)
-            if (record("deleteOrder", s, "DELETE", `/orders/${order_id}`, removed).status === 204) deleted.add(order_id)
+            if (record("deleteOrder", s, `DELETE /orders/${order_id}`, removed).status === 204) deleted.add(order_id)
           } else if (roll < 0.75 && deleted.size > 0) {
             // A deleted order comes back, Released, to be taken by a later wave.
             const orderId = pick([...deleted])
             const order = orders.find((o) => o.order_id === orderId)!
             const recreated = yield* request(server, "POST", "/orders", order)
-            if (record("createOrder", s, "POST", "/orders", recreated).status === 204) deleted.delete(orderId)
+            if (record("createOrder", s, "POST /orders", recreated).status === 204) deleted.delete(orderId)
           } else {
             const created = yield* request(server, "POST", "/waves/create", { wavedef_id: pick(definitions) })
-            if (record("createWave", s, "POST", "/waves/create", created).status !== 200) continue
+            if (record("createWave", s, "POST /waves/create", created).status !== 200) continue
             waveIds.push(created.body.wave_id)
             if (next() < 0.5) {
               const started = yield* request(server, "POST", "/waves/start", { wave_id: created.body.wave_id })
-              record("start", s, "POST", "/waves/start", started)
+              record("start", s, "POST /waves/start", started)
             }
           }
         }
@@ -340,24 +311,23 @@ const storm = (database: StormDatabase) =>
         Effect.map(
           request(servers[i % processes], "DELETE", `/orders/${order_id}`),
           (result) =>
-            record("deleteOrder", i % processes, "DELETE", `/orders/${order_id}`, result)
+            record("deleteOrder", i % processes, `DELETE /orders/${order_id}`, result)
         ),
         Effect.map(
           request(servers[(i + 1) % processes], "DELETE", `/waves/${wave_id}`),
-          (result) => record("deleteWave", (i + 1) % processes, "DELETE", `/waves/${wave_id}`, result)
+          (result) => record("deleteWave", (i + 1) % processes, `DELETE /waves/${wave_id}`, result)
         ),
         Effect.map(
           request(servers[(i + 2) % processes], "POST", "/waves/create", { wavedef_id: definitions[dateGroups + 1] }),
-          (result) => record("createWave", (i + 2) % processes, "POST", "/waves/create", result)
+          (result) => record("createWave", (i + 2) % processes, "POST /waves/create", result)
         )
       ]),
       { concurrency: "unbounded" }
     )
 
     const problems = yield* withSql(violations(availableAtStart))
-    const summary = `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
-    assert.deepStrictEqual(unexpected, [], `${summary}\n${failuresLogged(servers)}`)
-    assert.deepStrictEqual(problems, [], summary)
+    const summary = storm.summary()
+    assertStormHeld(storm, problems, summary)
     for (const { statuses, waveId } of doubleStarts) {
       assert.deepStrictEqual(statuses, [200, 409], `the two simultaneous starts of wave ${waveId}`)
     }
@@ -365,21 +335,18 @@ const storm = (database: StormDatabase) =>
     assert.isAbove(tally.get("start 200") ?? 0, 0, summary)
     assert.isAbove(tally.get("deleteWave 204") ?? 0, 0, summary)
     assert.isAbove(tally.get("deleteOrder 204") ?? 0, 0, summary)
-    for (const [i, server] of servers.entries()) {
-      assert.strictEqual(server.child.exitCode, null, `process ${i} exited:\n${server.output()}`)
-    }
   })
 
 describe("waves across 4 server processes on one database", () => {
   it.scopedLive(
     "PostgreSQL: overlapping starts and deletes never allocate a unit twice",
-    () => Effect.flatMap(freshPgDatabase, (url) => storm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => waveStorm({ kind: "pg", url })),
     { timeout: 150_000 }
   )
 
   it.scopedLive(
     "SQLite: overlapping starts and deletes never allocate a unit twice",
-    () => Effect.flatMap(freshSqliteFile, (filename) => storm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => waveStorm({ kind: "sqlite", filename })),
     { timeout: 150_000 }
   )
 })
