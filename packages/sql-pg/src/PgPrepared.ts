@@ -10,8 +10,11 @@ import type * as Pg from "pg"
 import { PgPool } from "./PgPool.js"
 import { failure, PgReservedConnection } from "./PgReservedConnection.js"
 
-const onPool = <Row>(pool: Pg.Pool, config: Pg.QueryConfig) =>
+// The config (and its parameters) is let go of once pg has it, as `submit` does on a held client.
+const onPool = <Row>(pool: Pg.Pool, statement: { config: Pg.QueryConfig | undefined }) =>
   Effect.async<ReadonlyArray<Row>, SqlError.SqlError>((resume) => {
+    const config = statement.config!
+    statement.config = undefined
     pool.query(config, (error: Error | undefined, result: Pg.QueryResult) => {
       resume(error ? Effect.fail(failure(error)) : Effect.succeed(result.rows))
     })
@@ -38,7 +41,7 @@ export const layer = Layer.effect(
       const numbered = Prepared.numberPlaceholders(text)
       const config = (params: ReadonlyArray<unknown>) => ({ name, text: numbered, values: params as Array<unknown> })
       return {
-        outside: (params) => onPool<Row>(pool, config(params)),
+        outside: (params) => Effect.suspend(() => onPool<Row>(pool, { config: config(params) })),
         // A transaction opened by `sql.withTransaction` holds @effect/sql-pg's connection, whose
         // client is not reachable: the statement runs there unnamed.
         inside: (connection, params) =>

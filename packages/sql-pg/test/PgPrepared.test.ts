@@ -139,6 +139,24 @@ describe("PgPrepared", () => {
           yield* assertSettled
         }))
 
+      // A statement lets go of its parameters once pg has them: each run of one effect hands them anew.
+      it.effect("runs one statement effect again with its parameters, on the pool and in a transaction", () =>
+        Effect.gen(function*() {
+          const { atomically, find, insert, sql } = yield* setup
+          yield* insert([3, "three"])
+          const findThree = find([3])
+          const countAbove = sql<{ n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM scratch WHERE id > ${2}`
+          assert.deepStrictEqual(yield* findThree, [{ id: 3, note: "three" }])
+          assert.deepStrictEqual(yield* findThree, [{ id: 3, note: "three" }])
+          yield* atomically(Effect.gen(function*() {
+            yield* insert([4, "four"])
+            assert.deepStrictEqual(yield* findThree, [{ id: 3, note: "three" }])
+            assert.deepStrictEqual(yield* findThree, [{ id: 3, note: "three" }])
+            assert.deepStrictEqual(yield* countAbove, [{ n: 2 }])
+            assert.deepStrictEqual(yield* countAbove, [{ n: 2 }])
+          }))
+        }))
+
       it.effect("prepares a statement by name on the transaction's own session", () =>
         Effect.gen(function*() {
           const { atomically, find, sql } = yield* setup
