@@ -64,7 +64,8 @@ export class PgReservedConnection implements SqlConnection.Connection {
   private run<A>(
     query: string | Pg.QueryConfig | Pg.QueryArrayConfig,
     values: ReadonlyArray<unknown>,
-    onResult: (result: Pg.QueryResult) => A
+    onResult: (result: Pg.QueryResult) => A,
+    cancellable = true
   ) {
     return Effect.async<A, SqlError.SqlError>((resume) => {
       const callback = (error: Error | undefined, result: Pg.QueryResult) => {
@@ -72,8 +73,17 @@ export class PgReservedConnection implements SqlConnection.Connection {
       }
       if (typeof query === "string") this.client.query(query, values as Array<unknown>, callback)
       else this.client.query(query, callback)
-      return this.cancel
+      return cancellable ? this.cancel : undefined
     })
+  }
+
+  /**
+   * A statement of no parameters run where its fiber cannot be interrupted, such as a transaction's
+   * `BEGIN`, `COMMIT` and `ROLLBACK` inside the transactor's mask: without the canceller, which
+   * could never run there and whose interrupt handler costs each of them several steps of the fiber.
+   */
+  executeUninterruptible(sql: string): Effect.Effect<ReadonlyArray<any>, SqlError.SqlError> {
+    return this.run(sql, [], rowsOf, false)
   }
 
   /** The rows of a statement given as a pg config, such as a named one. */
