@@ -18,8 +18,9 @@
  * options can also be given as `WMS_BENCH_HTTP_STORES`, `WMS_BENCH_HTTP_DURATION` (seconds per
  * measurement) and `WMS_BENCH_HTTP_WARMUP` (seconds of unmeasured load before the first); a quick
  * check that it all runs: `--duration 1 --warmup 1 --rounds 1 --runs 1`.
- * `--profile` runs the bundled server under `--cpu-prof` (one profile per endpoint, in
- * `bench/results/profiles.tmp/`) and prints its top frames. PostgreSQL is reached at
+ * `--profile` runs the bundled server and its fair peer under `--cpu-prof` (one profile per endpoint
+ * and server, in `bench/results/profiles.tmp/`) and prints their top frames, so the two can be read
+ * side by side. PostgreSQL is reached at
  * `WMS_BENCH_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`), from which throw-away
  * databases are created and dropped. `--bin` measures another entry of the server (default
  * `packages/http/dist/server.bundle.js`, what `npm start` runs), e.g. the unbundled
@@ -340,8 +341,12 @@ const measureEndpoints = async (store, database, token, body, profileDir) => {
     const running = {}
     try {
       for (const kind of pair.filter((kind) => selected.includes(kind))) {
-        const nodeArgs = kind === "wms" && profileDir !== undefined
-          ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${store}-${endpoint.slug}.cpuprofile`]
+        const nodeArgs = profileDir !== undefined
+          ? [
+            "--cpu-prof",
+            `--cpu-prof-dir=${profileDir}`,
+            `--cpu-prof-name=${store}-${endpoint.slug}-${kind}.cpuprofile`
+          ]
           : []
         running[kind] = await startServer(kind, database, { nodeArgs })
       }

@@ -93,9 +93,19 @@ export class PgReservedConnection implements SqlConnection.Connection {
   private run<A>(
     query: string | Pg.QueryConfig | Pg.QueryArrayConfig,
     values: ReadonlyArray<unknown>,
-    onResult: (result: Pg.QueryResult) => A
+    onResult: (result: Pg.QueryResult) => A,
+    cancellable = true
   ) {
-    return Effect.suspend(() => submit(this.client, { query, values }, onResult, this.cancel))
+    return Effect.suspend(() => submit(this.client, { query, values }, onResult, cancellable ? this.cancel : undefined))
+  }
+
+  /**
+   * A statement of no parameters run where its fiber cannot be interrupted, such as a transaction's
+   * `BEGIN`, `COMMIT` and `ROLLBACK` inside the transactor's mask: without the canceller, which
+   * could never run there and whose interrupt handler costs each of them several steps of the fiber.
+   */
+  executeUninterruptible(sql: string): Effect.Effect<ReadonlyArray<any>, SqlError.SqlError> {
+    return this.run(sql, [], rowsOf, false)
   }
 
   /** The rows of a statement given as a pg config, such as a named one. */

@@ -30,9 +30,9 @@ const acquire = (pool: Pg.Pool) =>
   })
 
 // A BEGIN, COMMIT or ROLLBACK that fails leaves the session in a state not known, perhaps inside a
-// transaction: its client must not go back to the pool.
+// transaction: its client must not go back to the pool. Each runs inside `SqlTransactor`'s mask.
 const control = (connection: PgReservedConnection, text: string) =>
-  Effect.catchAll(connection.execute(text, [], undefined), (error) => {
+  Effect.catchAll(connection.executeUninterruptible(text), (error) => {
     connection.discard(error)
     return Effect.die(error)
   })

@@ -4,10 +4,11 @@
  * `Prepared` statements run on the same connection, without @effect/sql's compiling of a template,
  * prepare cache and spans on every call, which are most of a template statement's time.
  *
- * As there: one connection in WAL mode, guarded by a semaphore of one permit. A statement outside
- * a transaction takes the permit only to acquire the connection (better-sqlite3 runs it
- * synchronously, so no other fiber runs in between); a transaction holds it from `BEGIN` to its
- * end, so that no other fiber's statement sees its writes half done or joins it.
+ * As there: one connection in WAL mode, guarded by a lock of one holder (`ConnectionLock`, in place
+ * of the semaphore of one permit there). A statement outside a transaction takes the lock only to
+ * acquire the connection (better-sqlite3 runs it synchronously, so no other fiber runs in between);
+ * a transaction holds it from `BEGIN` to its end, so that no other fiber's statement sees its
+ * writes half done or joins it.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, type SqlConnection, Statement } from "@effect/sql"
@@ -15,6 +16,7 @@ import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
 import Sqlite from "better-sqlite3"
 import { Cache, Context, Duration, Effect, Layer, Scope, Stream } from "effect"
+import * as ConnectionLock from "./ConnectionLock.js"
 import * as SqlitePrepared from "./SqlitePrepared.js"
 import { executeError, prepareError, rowsOf } from "./SqliteStatement.js"
 import * as SqliteTransactor from "./SqliteTransactor.js"
@@ -87,22 +89,22 @@ const make = (options: SqliteClientOptions) =>
   Effect.gen(function*() {
     const db = yield* openDatabase(options.filename)
     const connection = yield* makeConnection(db)
-    const semaphore = yield* Effect.makeSemaphore(1)
+    const lock = ConnectionLock.make()
     const state: SqliteTransactor.TransactionState = { open: false }
     const client = yield* SqlClient.make({
-      acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+      acquirer: lock.withLock(Effect.succeed(connection)),
       // Held until the transaction's scope closes, after its COMMIT or ROLLBACK.
       transactionAcquirer: Effect.uninterruptibleMask((restore) =>
         Effect.as(
           Effect.zipRight(
-            restore(semaphore.take(1)),
+            restore(lock.take),
             Effect.tap(Effect.scope, (scope) => {
               state.open = true
               return Scope.addFinalizer(
                 scope,
-                Effect.suspend(() => {
+                Effect.sync(() => {
                   state.open = false
-                  return semaphore.release(1)
+                  lock.release()
                 })
               )
             })
@@ -113,10 +115,10 @@ const make = (options: SqliteClientOptions) =>
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]]
     })
-    const prepared = SqlitePrepared.make({ db, semaphore, connection, transactionOpen: () => state.open })
+    const prepared = SqlitePrepared.make({ db, lock, connection, transactionOpen: () => state.open })
     return Context.make(SqlClient.SqlClient, client).pipe(
       Context.add(Prepared.Prepared, prepared),
-      Context.add(Transactor, SqliteTransactor.make({ db, semaphore, connection, state }))
+      Context.add(Transactor, SqliteTransactor.make({ db, lock, connection, state }))
     )
   })
 

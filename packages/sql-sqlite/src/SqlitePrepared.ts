@@ -6,19 +6,20 @@ import type { SqlConnection, SqlError } from "@effect/sql"
 import { Prepared } from "@wms/sql"
 import type Sqlite from "better-sqlite3"
 import { Effect } from "effect"
+import type { ConnectionLock } from "./ConnectionLock.js"
 import { executeError, prepareError, rowsOf } from "./SqliteStatement.js"
 
 export interface Connection {
   readonly db: Sqlite.Database
-  /** The permit a transaction holds from its `BEGIN` to its end. */
-  readonly semaphore: Effect.Semaphore
+  /** The lock a transaction holds from its `BEGIN` to its end. */
+  readonly lock: ConnectionLock
   /** The connection as `SqlClient` knows it, the one a transaction's fibers carry. */
   readonly connection: SqlConnection.Connection
   /** Whether a transaction holds the permit. */
   readonly transactionOpen: () => boolean
 }
 
-export const make = ({ connection, db, semaphore, transactionOpen }: Connection): Prepared.Prepared["Type"] => {
+export const make = ({ connection, db, lock, transactionOpen }: Connection): Prepared.Prepared["Type"] => {
   // By text, so that call sites sharing a text share its statement.
   const statements = new Map<string, Sqlite.Statement>()
   const statementOf = (text: string) => {
@@ -29,7 +30,6 @@ export const make = ({ connection, db, semaphore, transactionOpen }: Connection)
     }
     return statement
   }
-  const locked = semaphore.withPermits(1)
 
   return Prepared.make(<Row extends object>(text: string): Prepared.Runner<Row> => {
     // Prepared at the first run, once the migrations have made the tables it names.
@@ -48,10 +48,10 @@ export const make = ({ connection, db, semaphore, transactionOpen }: Connection)
         return Effect.fail(executeError(cause))
       }
     }
-    // Another fiber's transaction holds the permit: wait for its end rather than see its writes.
-    const afterTransaction = (params: ReadonlyArray<unknown>) => locked(Effect.suspend(() => execute(params)))
+    // Another fiber's transaction holds the lock: wait for its end rather than see its writes.
+    const afterTransaction = (params: ReadonlyArray<unknown>) => lock.withLock(Effect.suspend(() => execute(params)))
     // With no transaction open the statement runs at once: it runs to its end synchronously, so no
-    // transaction can begin before it is done, and taking the permit only to release it would
+    // transaction can begin before it is done, and taking the lock only to release it would
     // change nothing.
     return {
       outside: (params) => transactionOpen() ? afterTransaction(params) : execute(params),

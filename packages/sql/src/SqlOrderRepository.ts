@@ -24,9 +24,26 @@ type OrderRowWithLines = OrderRow & { readonly lines: string | null }
 
 type LineTuple = readonly [number, string, number, number, number, number]
 
-const toStored = ({ lines, ...header }: OrderRowWithLines): StoredOrder => ({
-  header,
-  lines: lines === null ? [] : (JSON.parse(lines) as ReadonlyArray<LineTuple>).map(
+// The header's fields named one by one: a rest pattern (`{ lines, ...header }`) copies them several
+// times slower, and a list reads a hundred rows.
+const toStored = (row: OrderRowWithLines): StoredOrder => ({
+  header: {
+    ref: row.ref,
+    order_id: row.order_id,
+    client_id: row.client_id,
+    order_date: row.order_date,
+    status_id: row.status_id,
+    customer_id: row.customer_id,
+    customer_name: row.customer_name,
+    customer_town: row.customer_town,
+    ship_by_date: row.ship_by_date,
+    carrier_name: row.carrier_name,
+    ship_dock: row.ship_dock,
+    created_at: row.created_at,
+    created_by: row.created_by,
+    backorder_of: row.backorder_of
+  },
+  lines: row.lines === null ? [] : (JSON.parse(row.lines) as ReadonlyArray<LineTuple>).map(
     ([line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]): OrderLineRow => ({
       line,
       sku_id,

@@ -1,16 +1,16 @@
 /**
  * The `Transactor` both stores share. The outermost `atomically` of a fiber takes what a transaction
- * of the store holds (SQLite's one permit, a client of PostgreSQL's pool), begins, runs the effect,
- * commits or rolls back, and gives back what it took, whatever the end: success, failure, defect or
- * interruption. While it runs, the fiber carries the transaction's connection in its context
+ * of the store holds (SQLite's connection lock, a client of PostgreSQL's pool), begins, runs the
+ * effect, commits or rolls back, and gives back what it took, whatever the end: success, failure,
+ * defect or interruption. While it runs, the fiber carries the transaction's connection in its context
  * (`SqlClient.TransactionConnection`), so that `sql` templates and `Prepared` statements join it. An
  * `atomically` inside another, or inside `sql.withTransaction`, becomes a savepoint named as
  * @effect/sql names its own. SQL failures are defects, as everywhere behind the ports.
  *
  * Written by hand rather than with `SqlClient.makeWithTransaction`, which opens a span and a scope
  * and sets the context with `Effect.locally` for every transaction, on the path of every write
- * request: here the outermost transaction sets the fiber's context and puts it back in its own
- * finalizer. Savepoints, which are rare, keep `Effect.locally`.
+ * request: here the outermost transaction sets the fiber's context and puts it back once it has
+ * ended. Savepoints, which are rare, keep `Effect.locally`.
  */
 import { SqlClient, type SqlConnection } from "@effect/sql"
 import { Transactor } from "@wms/core"
@@ -27,7 +27,7 @@ export interface Store<Lease> {
   readonly acquire: (restore: Restore) => Effect.Effect<Lease>
   /** The connection that the statements of the transaction on `lease` run on. */
   readonly connection: (lease: Lease) => SqlConnection.Connection
-  /** Begins the transaction, then goes on with `body`. */
+  /** Begins the transaction, then goes on with `body`; runs where the fiber cannot be interrupted, as `end` does. */
   readonly begin: <A, E, R>(lease: Lease, body: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Commits after a success or rolls back after a failure, then answers `exit`. */
   readonly end: <A, E>(lease: Lease, exit: Exit.Exit<A, E>) => Effect.Effect<A, E>
@@ -44,6 +44,10 @@ export interface Store<Lease> {
 /** How often an outermost transaction runs again after a transient failure before its defect stands. */
 const transientRetries = 4
 
+/** Sets the fiber's context, then goes on with `effect`. */
+const withContext = <A, E, R>(context: Context.Context<never>, effect: Effect.Effect<A, E, R>) =>
+  Effect.zipRight(FiberRef.set(FiberRef.currentContext, context), effect)
+
 const statement = (connection: SqlConnection.Connection, text: string) =>
   Effect.orDie(connection.executeUnprepared(text, [], undefined))
 
@@ -53,20 +57,22 @@ export const make = <Lease>(store: Store<Lease>): Transactor["Type"] => {
     restore: Restore,
     context: Context.Context<never>
   ): Effect.Effect<A, E, R> =>
-    Effect.flatMap(store.acquire(restore), (lease) =>
-      Effect.ensuring(
-        store.begin(
+    Effect.flatMap(store.acquire(restore), (lease) => {
+      const inTransaction = Context.add(context, SqlClient.TransactionConnection, [store.connection(lease), 0] as const)
+      // The whole of it runs uninterruptible (`atomically`'s mask) but the effect itself, so the
+      // lease goes back on every end of `begin`, the effect and `end` without `Effect.ensuring`,
+      // which costs a request several steps more than matching the exit once.
+      return Effect.flatMap(
+        Effect.exit(store.begin(
           lease,
-          Effect.zipRight(
-            FiberRef.set(
-              FiberRef.currentContext,
-              Context.add(context, SqlClient.TransactionConnection, [store.connection(lease), 0] as const)
-            ),
-            restore(effect)
-          ).pipe(Effect.exit, Effect.flatMap((exit) => store.end(lease, exit)))
-        ),
-        Effect.suspend(() => Effect.zipRight(FiberRef.set(FiberRef.currentContext, context), store.release(lease)))
-      ))
+          Effect.flatMap(
+            Effect.exit(withContext(inTransaction, restore(effect))),
+            (exit) => store.end(lease, exit)
+          )
+        )),
+        (exit) => withContext(context, Effect.zipRight(store.release(lease), exit))
+      )
+    })
 
   const nested = <A, E, R>(
     effect: Effect.Effect<A, E, R>,
