@@ -337,7 +337,9 @@ const countStorm = (database: StormDatabase) =>
         qty_counted: Math.max(0, (line.expected ?? 0) + (line.in_flight ?? 0) + off())
       }))
       if (body.length === 0 || next() < 0.15) {
-        body.push({ sku_id: pick(skus), tag_id: `F-${countId}`, qty_counted: 1 + Math.floor(next() * 4) })
+        const found = { sku_id: pick(skus), tag_id: `F-${countId}`, qty_counted: 1 + Math.floor(next() * 4) }
+        // Found stock recorded before is a line of the count now: a body names each SKU and tag once.
+        if (!body.some((line) => line.sku_id === found.sku_id && line.tag_id === found.tag_id)) body.push(found)
       }
       return { lines: body }
     }
