@@ -404,6 +404,34 @@ for (const [label, server] of serverOnBothStores) {
         assert.strictEqual((yield* main.get(`/orders/${orderId}`)).body.order_status.id, 15)
       }))
 
+    it.effect("with backorders on, what a count gives back and no stock covers is backordered on its line", () =>
+      Effect.gen(function*() {
+        const request = yield* session
+        const main = yield* callerFor(yield* (yield* Api).login(), "main")
+        const [sku, loc, other, orderId] = [unique("CNT"), unique("CL"), unique("CO"), unique("O")]
+        expect204(yield* main.post("/skus", { sku_id: sku, description: "Counted" }))
+        expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
+        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 6 }))
+        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: other, tag_id: "U", qty: 3 }))
+        const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: 9 }] }])
+        const [atOther] = ((yield* main.get(`/tasks?wave_id=${waveId}`)).body as ReadonlyArray<
+          { id: number; from_loc_id: string }
+        >).filter((t) => t.from_loc_id === other)
+        // A pick of the other content keeps the order from being Released whole.
+        expect204(yield* main.post(`/tasks/${atOther.id}/confirm`, null))
+        expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: true, backorders: true }))
+        const count = (yield* main.post("/counts", { loc_id: loc })).body.id
+        expect204(yield* main.post(`/counts/${count}/release`, null))
+        expect204(
+          yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, tag_id: "T", qty_counted: 2 }] })
+        )
+        expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: false, backorders: false }))
+        // The 6 claimed at the counted location are given back; no other stock is left for them.
+        assert.deepStrictEqual((yield* main.get(`/tasks?wave_id=${waveId}`)).body, [])
+        const line = (yield* main.get(`/orders/${orderId}`)).body.lines[0]
+        assert.deepStrictEqual([line.qty_picked, line.qty_backordered], [3, 6])
+      }))
+
     it.effect("cancel gives the location its status back and writes nothing; plan picks the oldest counted", () =>
       Effect.gen(function*() {
         const t = yield* withStock

@@ -505,10 +505,11 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
     })
 
     /**
-     * With the site's `reallocate_short_picks` on, claims each given-back claim's quantity again
-     * from other stock, as a short pick does (a count is the truth, so its shortfall is one); the
-     * location being counted lets none out. Answers the orders whose given-back claims were all
-     * claimed again in full.
+     * A count's shortfall on allocated stock is handled as a short pick's (a count is the truth):
+     * with the site's `reallocate_short_picks` on, each given-back claim's quantity is claimed again
+     * from other stock (the location being counted lets none out); with `backorders` on, what is
+     * not is backordered on its line. Answers the orders whose given-back claims were all claimed
+     * again in full.
      */
     const reallocateReleased = Effect.fnUntraced(function*(
       actor: Actor,
@@ -516,13 +517,19 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       createdAt: string
     ) {
       const covered = new Set<number>()
-      if (!(yield* settings.get(actor.scope.site_id)).reallocate_short_picks) return covered
+      const site = yield* settings.get(actor.scope.site_id)
+      if (!site.reallocate_short_picks && !site.backorders) return covered
       const short = new Set<number>()
       const today = formatDate(createdAt, timeZone)
       for (const claim of released) {
-        const got = yield* reallocate({ waves, inventory }, claim, claim.qty, today, createdAt)
+        const got = site.reallocate_short_picks
+          ? yield* reallocate({ waves, inventory }, claim, claim.qty, today, createdAt)
+          : 0
         if (got < claim.qty) short.add(claim.order_ref)
         covered.add(claim.order_ref)
+        if (site.backorders && got < claim.qty) {
+          yield* picking.addBackordered(claim.order_ref, claim.line_id, claim.qty - got)
+        }
       }
       for (const ref of short) covered.delete(ref)
       return covered

@@ -37,8 +37,8 @@ const applying = "Applying, in one transaction: one `Count` transaction (notes `
   "content whose quantity changes, by the signed variance; found stock becomes a new content (with the line's " +
   "tag, or a generated one); a shortfall on allocated stock gives back the claims it leaves uncovered, newest " +
   "first (a `Deallocate` transaction each; their order lines keep their quantity and are short of allocation " +
-  "until a new wave allocates them, or, with the site setting `reallocate_short_picks` on, claimed again at once " +
-  "from other stock as a short pick's shortfall is); a content left with less than its open movement tasks carry: 409 `Content " +
+  "until a new wave allocates them, or, as a short pick's shortfall is, claimed again at once from other stock with " +
+  "the site setting `reallocate_short_picks` on and backordered on the line with `backorders` on); a content left with less than its open movement tasks carry: 409 `Content " +
   "<id> has <n> under movement tasks: confirm or cancel them before the count applies`. The location gets " +
   "`last_counted` and its status back; the count becomes Complete (20) and a `count_completed` event carries it."
 
