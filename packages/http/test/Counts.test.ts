@@ -76,6 +76,33 @@ const eventsOf = (type: string, countId: number) =>
     return rows.map((row) => ({ ...JSON.parse(row.data), client_id: row.client_id })).filter((e) => e.id === countId)
   }).pipe(Effect.orDie)
 
+/**
+ * A new SKU with `counted` units on tag `T` at a new managed location and `elsewhere` on tag `U` at
+ * an unmanaged one (none when 0), and a started wave of one order of `ordered` of it.
+ */
+const allocatedStock = (counted: number, elsewhere: number, ordered: number) =>
+  Effect.gen(function*() {
+    const request = yield* session
+    const main = yield* callerFor(yield* (yield* Api).login(), "main")
+    const [sku, loc, other, orderId] = [unique("CNT"), unique("CL"), unique("CO"), unique("O")]
+    expect204(yield* main.post("/skus", { sku_id: sku, description: "Counted" }))
+    expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
+    expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: counted }))
+    if (elsewhere > 0) {
+      expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: other, tag_id: "U", qty: elsewhere }))
+    }
+    const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: ordered }] }])
+    return { main, sku, loc, other, orderId, waveId }
+  })
+
+/** Opens, releases and records a count of `loc` that finds `qty` of `sku` on tag `T`. */
+const countFinding = (main: Caller, sku: string, loc: string, qty: number) =>
+  Effect.gen(function*() {
+    const count = (yield* main.post("/counts", { loc_id: loc })).body.id
+    expect204(yield* main.post(`/counts/${count}/release`, null))
+    expect204(yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, tag_id: "T", qty_counted: qty }] }))
+  })
+
 const dateTime = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/
 
 for (const [label, server] of serverOnBothStores) {
@@ -351,18 +378,8 @@ for (const [label, server] of serverOnBothStores) {
 
     it.effect("a shortfall on allocated stock gives back the claims it leaves uncovered", () =>
       Effect.gen(function*() {
-        const request = yield* session
-        const main = yield* callerFor(yield* (yield* Api).login(), "main")
-        const [sku, loc, orderId] = [unique("CNT"), unique("CL"), unique("O")]
-        expect204(yield* main.post("/skus", { sku_id: sku, description: "Counted" }))
-        expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 10 }))
-        const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: 8 }] }])
-        const count = (yield* main.post("/counts", { loc_id: loc })).body.id
-        expect204(yield* main.post(`/counts/${count}/release`, null))
-        expect204(
-          yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, tag_id: "T", qty_counted: 5 }] })
-        )
+        const { loc, main, orderId, sku, waveId } = yield* allocatedStock(10, 0, 8)
+        yield* countFinding(main, sku, loc, 5)
         assert.deepStrictEqual(yield* contentsAt(main, loc), [["T", 5, 0]])
         assert.deepStrictEqual((yield* main.get(`/tasks?wave_id=${waveId}`)).body, [])
         assert.deepStrictEqual((yield* ledgerOf(main, sku)).map(([type, qty, reason]) => [type, qty, reason]), [
@@ -375,20 +392,9 @@ for (const [label, server] of serverOnBothStores) {
 
     it.effect("with reallocate_short_picks on, the claims a count gives back are claimed again from other stock", () =>
       Effect.gen(function*() {
-        const request = yield* session
-        const main = yield* callerFor(yield* (yield* Api).login(), "main")
-        const [sku, loc, other, orderId] = [unique("CNT"), unique("CL"), unique("CO"), unique("O")]
-        expect204(yield* main.post("/skus", { sku_id: sku, description: "Counted" }))
-        expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 10 }))
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: other, tag_id: "U", qty: 10 }))
+        const { loc, main, orderId, other, sku, waveId } = yield* allocatedStock(10, 10, 8)
         expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: true }))
-        const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: 8 }] }])
-        const count = (yield* main.post("/counts", { loc_id: loc })).body.id
-        expect204(yield* main.post(`/counts/${count}/release`, null))
-        expect204(
-          yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, tag_id: "T", qty_counted: 5 }] })
-        )
+        yield* countFinding(main, sku, loc, 5)
         expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: false }))
         const tasks = (yield* main.get(`/tasks?wave_id=${waveId}`)).body as ReadonlyArray<
           { from_loc_id: string; quantity: number }
@@ -406,25 +412,14 @@ for (const [label, server] of serverOnBothStores) {
 
     it.effect("with backorders on, what a count gives back and no stock covers is backordered on its line", () =>
       Effect.gen(function*() {
-        const request = yield* session
-        const main = yield* callerFor(yield* (yield* Api).login(), "main")
-        const [sku, loc, other, orderId] = [unique("CNT"), unique("CL"), unique("CO"), unique("O")]
-        expect204(yield* main.post("/skus", { sku_id: sku, description: "Counted" }))
-        expectStatus(yield* main.post("/locations", { loc_id: loc, loc_type: "Storage" }), 201)
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: loc, tag_id: "T", qty: 6 }))
-        expect204(yield* main.post("/inventory/adjustments", { sku_id: sku, loc_id: other, tag_id: "U", qty: 3 }))
-        const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: 9 }] }])
+        const { loc, main, orderId, other, sku, waveId } = yield* allocatedStock(6, 3, 9)
         const [atOther] = ((yield* main.get(`/tasks?wave_id=${waveId}`)).body as ReadonlyArray<
           { id: number; from_loc_id: string }
         >).filter((t) => t.from_loc_id === other)
         // A pick of the other content keeps the order from being Released whole.
         expect204(yield* main.post(`/tasks/${atOther.id}/confirm`, null))
         expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: true, backorders: true }))
-        const count = (yield* main.post("/counts", { loc_id: loc })).body.id
-        expect204(yield* main.post(`/counts/${count}/release`, null))
-        expect204(
-          yield* main.post(`/counts/${count}/record`, { lines: [{ sku_id: sku, tag_id: "T", qty_counted: 2 }] })
-        )
+        yield* countFinding(main, sku, loc, 2)
         expect204(yield* main.put("/sites/main/settings", { reallocate_short_picks: false, backorders: false }))
         // The 6 claimed at the counted location are given back; no other stock is left for them.
         assert.deepStrictEqual((yield* main.get(`/tasks?wave_id=${waveId}`)).body, [])
