@@ -8,6 +8,20 @@ import { cpus, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 
+/** One JSON request to a server, on site `main` unless `site` says: its status, text and parsed body. */
+export const request = async (baseUrl, method, path, { body, site = "main", token } = {}) => {
+  const headers = { site }
+  if (token !== undefined) headers.authorization = `Bearer ${token}`
+  if (body !== undefined) headers["content-type"] = "application/json"
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  const text = await response.text()
+  return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text) }
+}
+
 /** One autocannon run in its own process (`http/load.js`); resolves with its figures. */
 export const load = (options) =>
   new Promise((resolve, reject) => {

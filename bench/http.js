@@ -33,7 +33,7 @@ import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { isDeepStrictEqual, parseArgs } from "node:util"
-import { load, log, machine, median, onAdmin, pgUrl, table } from "./common.js"
+import { load, log, machine, median, onAdmin, pgUrl, request, table } from "./common.js"
 import { topFrames } from "./http/profile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -169,18 +169,7 @@ const startServer = async (kind, database, { nodeArgs = [] } = {}) => {
 
 // Requests -------------------------------------------------------------------------------------
 
-const call = async (baseUrl, method, path, { token, body } = {}) => {
-  const headers = { site }
-  if (token !== undefined) headers.authorization = `Bearer ${token}`
-  if (body !== undefined) headers["content-type"] = "application/json"
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  const text = await response.text()
-  return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text) }
-}
+const call = (baseUrl, method, path, options = {}) => request(baseUrl, method, path, { ...options, site })
 
 const expectStatus = async (status, pending) => {
   const response = await pending

@@ -24,7 +24,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import pg from "pg"
-import { log, machine, median, onAdmin, pgUrl, table } from "./common.js"
+import { log, machine, median, onAdmin, pgUrl, request, table } from "./common.js"
 import { ADMIN_EMAIL, ADMIN_PASSWORD, migrate, SITE } from "./wave/data.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -157,17 +157,9 @@ const startServer = async (bin, database) => {
 }
 
 const call = async (baseUrl, token, method, path, body) => {
-  const headers = { site: SITE }
-  if (token !== undefined) headers.authorization = `Bearer ${token}`
-  if (body !== undefined) headers["content-type"] = "application/json"
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  const text = await response.text()
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-  return text === "" ? undefined : JSON.parse(text)
+  const response = await request(baseUrl, method, path, { token, body, site: SITE })
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`)
+  return response.body
 }
 
 // The webhook receiver --------------------------------------------------------------------------
@@ -274,15 +266,15 @@ const runOnce = async (template, definitions, processes, bin, server) => {
     let requests = 0
     const flow = async (server, n) => {
       const t0 = Date.now()
-      const request = (method, path, body) => {
+      const timed = (method, path, body) => {
         requests += Date.now() >= measureFrom ? 1 : 0
         return call(server.url, token, method, path, body)
       }
-      const { wave_id } = await request("POST", "/waves/create", { wavedef_id: definitions[n] })
-      await request("POST", "/waves/start", { wave_id })
-      const tasks = await request("GET", `/tasks?wave_id=${wave_id}`)
-      for (const task of tasks) await request("POST", `/tasks/${task.id}/confirm`)
-      await request("POST", `/orders/${orderId(n)}/ship`)
+      const { wave_id } = await timed("POST", "/waves/create", { wavedef_id: definitions[n] })
+      await timed("POST", "/waves/start", { wave_id })
+      const tasks = await timed("GET", `/tasks?wave_id=${wave_id}`)
+      for (const task of tasks) await timed("POST", `/tasks/${task.id}/confirm`)
+      await timed("POST", `/orders/${orderId(n)}/ship`)
       const t1 = Date.now()
       if (t1 >= measureFrom && t1 < stopAt) flows.push(t1 - t0)
     }
