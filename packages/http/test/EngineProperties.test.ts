@@ -68,6 +68,14 @@ const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray
     return yield* play(yield* systemActor(site), state, ops)
   })
 
+/** A property: the operations played on a site of their own keep every invariant `play` checks, throughout. */
+const holdsThroughout = (prefix: string) => ([state, ops]: readonly [WarehouseState, ReadonlyArray<Op>]) =>
+  Effect.gen(function*() {
+    const { outcomes, violations } = yield* playOnNewSite(prefix, state, ops)
+    assert.deepStrictEqual(violations, [])
+    assert.strictEqual(outcomes.length, ops.length)
+  }).pipe(Effect.orDie)
+
 // Wave starts on stock that putaway, moves, their confirms and status changes keep busy: no picks,
 // adjustments or cancels in between.
 const racingWaves = arbOps({
@@ -131,27 +139,17 @@ for (const [label, services] of stores) {
       it.effect.prop(
         "keeps the stock rule, claims, tasks, the replay, conservation, capacity and FEFO through any sequence",
         [arbWarehouse(), arbOps({ minLength: 10, maxLength: 25 })],
-        ([state, ops]) =>
-          Effect.gen(function*() {
-            const { outcomes, violations } = yield* playOnNewSite("prop", state, ops)
-            assert.deepStrictEqual(violations, [])
-            assert.strictEqual(outcomes.length, ops.length)
-          }).pipe(Effect.orDie),
+        holdsThroughout("prop"),
         { fastCheck: { numRuns: label === "sqlite" ? 40 : 15 } }
       )
 
       it.effect.prop(
         "never lets a wave start allocate tasked stock, and the ledger replays to the stock throughout",
         [arbWarehouse(), racingWaves],
-        ([state, ops]) =>
-          Effect.gen(function*() {
-            // play checks after every start that it took only available stock and none a location
-            // keeps in, and after every operation the stock rule, claims, tasks and the replay of
-            // qty, qty_allocated and qty_tasked_from.
-            const { outcomes, violations } = yield* playOnNewSite("waves", state, ops)
-            assert.deepStrictEqual(violations, [])
-            assert.strictEqual(outcomes.length, ops.length)
-          }).pipe(Effect.orDie),
+        // play checks after every start that it took only available stock and none a location
+        // keeps in, and after every operation the stock rule, claims, tasks and the replay of
+        // qty, qty_allocated and qty_tasked_from.
+        holdsThroughout("waves"),
         { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
       )
 
@@ -254,28 +252,18 @@ for (const [label, services] of stores) {
       it.effect.prop(
         "keeps one open replenishment per face, FEFO sources, the freeze, ledger and threshold of counts through any sequence",
         [cycleWarehouse, cycle],
-        ([state, ops]) =>
-          Effect.gen(function*() {
-            // play checks over every operation what replenishment opened and what counts did,
-            // besides the invariants of stock, tasks, the replay, conservation and capacity.
-            const { outcomes, violations } = yield* playOnNewSite("faces", state, ops)
-            assert.deepStrictEqual(violations, [])
-            assert.strictEqual(outcomes.length, ops.length)
-          }).pipe(Effect.orDie),
+        // play checks over every operation what replenishment opened and what counts did,
+        // besides the invariants of stock, tasks, the replay, conservation and capacity.
+        holdsThroughout("faces"),
         { fastCheck: { numRuns: label === "sqlite" ? 30 : 10 } }
       )
 
       it.effect.prop(
         "conserves demand per order line and across backorders, and re-allocates by FEFO, through any sequence of short picks",
         [arbWarehouse(), shortPicking],
-        ([state, ops]) =>
-          Effect.gen(function*() {
-            // play checks the demand of every line after each operation, and over each short pick
-            // that its claims follow FEFO and that it changed stock only by its loss.
-            const { outcomes, violations } = yield* playOnNewSite("short", state, ops)
-            assert.deepStrictEqual(violations, [])
-            assert.strictEqual(outcomes.length, ops.length)
-          }).pipe(Effect.orDie),
+        // play checks the demand of every line after each operation, and over each short pick
+        // that its claims follow FEFO and that it changed stock only by its loss.
+        holdsThroughout("short"),
         { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
       )
 
