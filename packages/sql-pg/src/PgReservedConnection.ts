@@ -55,22 +55,25 @@ interface Statement {
  * registration captures stays reachable for a while after its step ends (a plain `await` of the
  * same query does not keep it): captured here, the parameters of a wave start's bulk inserts
  * outlived minor collections into the old generation, which grew until the next full collection.
+ * It registers no canceller: an interrupted statement is cancelled once, by the transaction's
+ * rollback (`cancelRunning`), where a canceller on each would cost every statement the steps of an
+ * interrupt handler.
  */
 const submit = <A>(
   client: Pg.ClientBase,
   statement: Statement,
   onResult: (result: Pg.QueryResult) => A,
-  cancel: Effect.Effect<void> | undefined
+  settled: () => void
 ) =>
   Effect.async<A, SqlError.SqlError>((resume) => {
     const { query, values } = statement
     statement.query = statement.values = undefined
     const callback = (error: Error | undefined, result: Pg.QueryResult) => {
+      settled()
       resume(error ? Effect.fail(failure(error)) : Effect.succeed(onResult(result)))
     }
     if (typeof query === "string") client.query(query, values as Array<unknown>, callback)
     else client.query(query!, callback)
-    return cancel
   })
 
 export class PgReservedConnection implements SqlConnection.Connection {
@@ -79,6 +82,11 @@ export class PgReservedConnection implements SqlConnection.Connection {
   private broken: Error | undefined = undefined
   private readonly onError = (error: Error) => {
     this.broken = error
+  }
+  // Statements handed to pg whose answer has not come: one still runs after its fiber was interrupted.
+  private running = 0
+  private readonly settled = () => {
+    this.running--
   }
   private readonly cancel: Effect.Effect<void>
 
@@ -93,19 +101,20 @@ export class PgReservedConnection implements SqlConnection.Connection {
   private run<A>(
     query: string | Pg.QueryConfig | Pg.QueryArrayConfig,
     values: ReadonlyArray<unknown>,
-    onResult: (result: Pg.QueryResult) => A,
-    cancellable = true
+    onResult: (result: Pg.QueryResult) => A
   ) {
-    return Effect.suspend(() => submit(this.client, { query, values }, onResult, cancellable ? this.cancel : undefined))
+    return Effect.suspend(() => {
+      this.running++
+      return submit(this.client, { query, values }, onResult, this.settled)
+    })
   }
 
   /**
-   * A statement of no parameters run where its fiber cannot be interrupted, such as a transaction's
-   * `BEGIN`, `COMMIT` and `ROLLBACK` inside the transactor's mask: without the canceller, which
-   * could never run there and whose interrupt handler costs each of them several steps of the fiber.
+   * Cancels the statement an interrupted fiber left running, if any, so that the rollback that
+   * follows need not wait for it to end.
    */
-  executeUninterruptible(sql: string): Effect.Effect<ReadonlyArray<any>, SqlError.SqlError> {
-    return this.run(sql, [], rowsOf, false)
+  cancelRunning(): Effect.Effect<void> {
+    return Effect.suspend(() => this.running > 0 ? this.cancel : Effect.void)
   }
 
   /** The rows of a statement given as a pg config, such as a named one. */

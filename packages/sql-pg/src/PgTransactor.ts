@@ -32,7 +32,7 @@ const acquire = (pool: Pg.Pool) =>
 // A BEGIN, COMMIT or ROLLBACK that fails leaves the session in a state not known, perhaps inside a
 // transaction: its client must not go back to the pool. Each runs inside `SqlTransactor`'s mask.
 const control = (connection: PgReservedConnection, text: string) =>
-  Effect.catchAll(connection.executeUninterruptible(text), (error) => {
+  Effect.catchAll(connection.execute(text, [], undefined), (error) => {
     connection.discard(error)
     return Effect.die(error)
   })
@@ -54,8 +54,12 @@ export const layer = Layer.effect(
       acquire: () => acquire(pool),
       connection: (connection) => connection,
       begin: (connection, body) => Effect.zipRight(control(connection, "BEGIN"), body),
+      // A transaction whose fiber was interrupted may have left a statement running: it is
+      // cancelled before the rollback, which would otherwise wait for its end.
       end: (connection, exit) =>
-        Effect.zipRight(control(connection, Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK"), exit),
+        Exit.isSuccess(exit)
+          ? Effect.zipRight(control(connection, "COMMIT"), exit)
+          : Effect.zipRight(Effect.zipRight(connection.cancelRunning(), control(connection, "ROLLBACK")), exit),
       release: (connection) => Effect.sync(() => connection.release()),
       isTransient
     }))
