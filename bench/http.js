@@ -19,22 +19,24 @@
  * measurement) and `WMS_BENCH_HTTP_WARMUP` (seconds of unmeasured load before the first); a quick
  * check that it all runs: `--duration 1 --warmup 1 --rounds 1 --runs 1`.
  * `--profile` runs the bundled server and its fair peer under `--cpu-prof` (one profile per endpoint
- * and server, in `bench/results/profiles.tmp/`) and prints their top frames, so the two can be read
- * side by side. PostgreSQL is reached at
+ * and server, in `bench/results/profiles.tmp/`) and prints their top frames, then each one's CPU µs
+ * per request split by part of the process (effect, the server's code, the driver, Node; each part's
+ * share of the whole profile, start-up included, times the measured µs per request), so the two can
+ * be read side by side. PostgreSQL is reached at
  * `WMS_BENCH_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`), from which throw-away
  * databases are created and dropped. `--bin` measures another entry of the server (default
  * `packages/http/dist/server.bundle.js`, what `npm start` runs), e.g. the unbundled
  * `packages/http/dist/bin.js` or a build of an earlier commit. Needs the build (`npm run build`).
  */
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { isDeepStrictEqual, parseArgs } from "node:util"
 import { load, log, machine, median, onAdmin, pgUrl, request, table } from "./common.js"
-import { topFrames } from "./http/profile.js"
+import { costByPart, topFrames } from "./http/profile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const results = join(root, "bench", "results")
@@ -368,8 +370,19 @@ const measureEndpoints = async (store, database, token, body, profileDir) => {
     }
   }
   if (profileDir !== undefined) {
-    for (const file of readdirSync(profileDir).filter((name) => name.startsWith(`${store}-`))) {
-      profiles.push({ store, file, top: topFrames(join(profileDir, file)) })
+    for (const endpoint of endpoints(body)) {
+      for (const kind of pair.filter((kind) => selected.includes(kind))) {
+        const file = `${store}-${endpoint.slug}-${kind}.cpuprofile`
+        const { cpu_us_per_request } = rows.find((row) => row.endpoint === endpoint.name && row.server === kind)
+        profiles.push({
+          store,
+          endpoint: endpoint.name,
+          server: kind,
+          file,
+          top: topFrames(join(profileDir, file)),
+          parts: cpu_us_per_request === null ? undefined : costByPart(join(profileDir, file), cpu_us_per_request)
+        })
+      }
     }
   }
   return { rows, profiles }
@@ -509,6 +522,20 @@ const main = async () => {
   for (const { store, file, top } of report.profiles ?? []) {
     log(`\n${store} ${file}: top frames by self time`)
     for (const frame of top) log(`  ${(frame.share * 100).toFixed(1).padStart(5)}%  ${frame.frame}`)
+  }
+  // The engine's and the peer's CPU per request split by part of the process, side by side.
+  for (const profile of (report.profiles ?? []).filter((profile) => profile.server === "wms")) {
+    const peer = report.profiles.find((other) =>
+      other.server === "fair" && other.store === profile.store && other.endpoint === profile.endpoint
+    )
+    if (profile.parts === undefined || peer?.parts === undefined) continue
+    const parts = [...new Set([...Object.keys(profile.parts), ...Object.keys(peer.parts)])]
+    log(`\n${
+      table(
+        [`${profile.store} ${profile.endpoint}: CPU µs/request by part`, "wms", "fair peer"],
+        parts.map((part) => [part, profile.parts[part] ?? 0, peer.parts[part] ?? 0])
+      )
+    }`)
   }
   console.log(table(
     [

@@ -1,7 +1,8 @@
 /**
- * The top frames of a V8 `.cpuprofile` (`node --cpu-prof`): self time per function, summed over
- * every node of the call tree that names the same function at the same place. Frames of the server
- * bundle are named by the module they were bundled from.
+ * Reading a V8 `.cpuprofile` (`node --cpu-prof`): the top frames (self time per function, summed
+ * over every node of the call tree that names the same function at the same place), and the self
+ * time per part of the process (effect's runtime, the server's own code, the driver, Node). Frames
+ * of the server bundle are named by the module they were bundled from.
  */
 import { readFileSync } from "node:fs"
 import { relative } from "node:path"
@@ -27,6 +28,13 @@ const locate = (url, lineNumber) => {
   return `${module?.path ?? relative(process.cwd(), file)} (bundle:${lineNumber + 1})`
 }
 
+/** The module of a frame: its path, or in a bundle the path of the module it was bundled from. */
+const moduleOf = (url, lineNumber) => {
+  const file = url.replace(/^file:\/\//, "")
+  if (!file.endsWith(".bundle.js")) return relative(process.cwd(), file)
+  return modulesOf(file).findLast((start) => start.line <= lineNumber)?.path ?? relative(process.cwd(), file)
+}
+
 const place = ({ functionName, url, lineNumber }) =>
   `${functionName || "(anonymous)"} ${url === "" ? "" : locate(url, lineNumber)}`.trim()
 
@@ -46,4 +54,45 @@ export const topFrames = (file, count = 15) => {
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
     .map(([frame, hits]) => ({ frame, self_ms: Math.round((hits * interval) / 1000), share: hits / total }))
+}
+
+/**
+ * The part of the process a frame belongs to. A native function called from JavaScript (a SQLite
+ * statement, a JSON parse) is booked by V8 to its caller, so SQLite's own work falls in the code
+ * that runs the statement: the server's or the peer's.
+ */
+const partOf = ({ functionName, url, lineNumber }) => {
+  if (url === "") {
+    return functionName === "(program)" || functionName === "(garbage collector)"
+      ? "V8: (program) and garbage collection"
+      : "Node natives (socket writes, buffers)"
+  }
+  const module = moduleOf(url, lineNumber)
+  if (/node_modules\/(effect|@effect)\//.test(module)) return "effect and @effect (runtime, schema, platform)"
+  if (/node_modules\/(pg|pg-\w+|postgres-\w+|better-sqlite3)\//.test(module)) return "database driver (JavaScript)"
+  if (/node_modules\/(fastify|@fastify|find-my-way|fast-json-stringify|pino|avvio|light-my-request)/.test(module)) {
+    return "Fastify and pino"
+  }
+  if (module.startsWith("node:")) return "Node (HTTP, streams, timers)"
+  if (module.startsWith("packages/")) return "engine code (and the SQLite work it runs)"
+  if (module.startsWith("bench/")) return "peer code (and the SQLite work it runs)"
+  return "other packages and start-up"
+}
+
+/** Self time per part of the process (`partOf`), in µs per request for a process that spent `cpuMicros` per request. */
+export const costByPart = (file, cpuMicros) => {
+  const profile = JSON.parse(readFileSync(file, "utf8"))
+  const self = new Map()
+  let total = 0
+  for (const node of profile.nodes) {
+    if (node.hitCount === 0 || node.callFrame.functionName === "(idle)") continue
+    const part = partOf(node.callFrame)
+    self.set(part, (self.get(part) ?? 0) + node.hitCount)
+    total += node.hitCount
+  }
+  return Object.fromEntries(
+    [...self.entries()].sort((a, b) => b[1] - a[1]).map((
+      [part, hits]
+    ) => [part, Math.round((hits / total) * cpuMicros)])
+  )
 }
