@@ -4,7 +4,9 @@
  * the load generator.
  */
 import { fork } from "node:child_process"
-import { cpus, totalmem } from "node:os"
+import { mkdtempSync, rmSync } from "node:fs"
+import { cpus, tmpdir, totalmem } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 
@@ -52,6 +54,17 @@ export const onAdmin = async (statement) => {
   } finally {
     await client.end()
   }
+}
+
+/** A fresh database of `store` for `purpose`: its `WMS_DATABASE_URL` and how to drop it. */
+export const freshDatabase = async (store, purpose) => {
+  if (store === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), `wms-bench-${purpose}-`))
+    return { url: `sqlite:${join(dir, "wms.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const name = `wms_bench_${purpose}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
+  await onAdmin(`CREATE DATABASE ${name}`)
+  return { url: pgUrl(name), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
 /** Progress, on stderr so that stdout holds only the report. */

@@ -29,13 +29,12 @@
  * `packages/http/dist/bin.js` or a build of an earlier commit. Needs the build (`npm run build`).
  */
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
-import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { isDeepStrictEqual, parseArgs } from "node:util"
-import { load, log, machine, median, onAdmin, pgUrl, request, table } from "./common.js"
+import { freshDatabase, load, log, machine, median, request, table } from "./common.js"
 import { costByPart, topFrames } from "./http/profile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -88,19 +87,6 @@ const freePort = () =>
       server.close(() => resolve(port))
     })
   })
-
-// Databases ------------------------------------------------------------------------------------
-
-/** A fresh database of `store`: its `WMS_DATABASE_URL` and how to drop it. */
-const freshDatabase = async (store) => {
-  if (store === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "wms-bench-http-"))
-    return { url: `sqlite:${join(dir, "wms.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
-  }
-  const name = `wms_bench_http_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
-  await onAdmin(`CREATE DATABASE ${name}`)
-  return { url: pgUrl(name), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
-}
 
 // Servers --------------------------------------------------------------------------------------
 
@@ -398,7 +384,7 @@ const measureStartup = async (store, database) => {
   }
   const empty = []
   for (let i = 0; i < Number(values.runs); i++) {
-    const fresh = await freshDatabase(store)
+    const fresh = await freshDatabase(store, "http")
     try {
       const server = await startServer("wms", fresh.url)
       empty.push(server.startupMs)
@@ -414,7 +400,7 @@ const measureStartup = async (store, database) => {
 }
 
 const runStore = async (store, profileDir) => {
-  const database = await freshDatabase(store)
+  const database = await freshDatabase(store, "http")
   try {
     const seeder = await startServer("wms", database.url)
     let token

@@ -31,7 +31,7 @@ import { join } from "node:path"
 import { finished } from "node:stream/promises"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { log, machine, onAdmin, pgUrl, table } from "./common.js"
+import { freshDatabase, log, machine, table } from "./common.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const results = join(root, "bench", "results")
@@ -82,16 +82,6 @@ const writeSkus = async (file, rows) => {
   }
   out.end()
   await finished(out)
-}
-
-const freshDatabase = async (store) => {
-  if (store === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "wms-bench-import-"))
-    return { url: `sqlite:${join(dir, "wms.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
-  }
-  const name = `wms_bench_import_${process.pid}_${Date.now()}`
-  await onAdmin(`CREATE DATABASE ${name}`)
-  return { url: pgUrl(name), drop: () => onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
 const freePort = () =>
@@ -205,7 +195,7 @@ const main = async () => {
       for (const store of values.stores.split(",")) {
         for (const path of values.paths.split(",")) {
           log(`import: ${rows} rows on ${store} via ${path}`)
-          const database = await freshDatabase(store)
+          const database = await freshDatabase(store, "import")
           try {
             const { beforeKiB, peakKiB, report, seconds } = await (path === "http" ? viaHttp : viaCli)(
               database.url,
