@@ -58,14 +58,15 @@ export const topFrames = (file, count = 15) => {
 
 /**
  * The part of the process a frame belongs to. A native function called from JavaScript (a SQLite
- * statement, a JSON parse) is booked by V8 to its caller, so SQLite's own work falls in the code
- * that runs the statement: the server's or the peer's.
+ * statement, `JSON.stringify`) is booked by V8 to its caller, so SQLite's own work falls in the code
+ * that runs the statement, the server's or the peer's; code made at run time (fast-json-stringify's
+ * serializers) has no file, and falls with the natives that have none either.
  */
 const partOf = ({ functionName, url, lineNumber }) => {
   if (url === "") {
     return functionName === "(program)" || functionName === "(garbage collector)"
       ? "V8: (program) and garbage collection"
-      : "Node natives (socket writes, buffers)"
+      : "natives and generated code (socket writes, buffers, compiled serializers)"
   }
   const module = moduleOf(url, lineNumber)
   if (/node_modules\/(effect|@effect)\//.test(module)) return "effect and @effect (runtime, schema, platform)"
