@@ -38,20 +38,25 @@ const moduleOf = (url, lineNumber) => {
 const place = ({ functionName, url, lineNumber }) =>
   `${functionName || "(anonymous)"} ${url === "" ? "" : locate(url, lineNumber)}`.trim()
 
-/** The `count` functions with the most self time, each with its share of all samples. */
-export const topFrames = (file, count = 15) => {
-  const profile = JSON.parse(readFileSync(file, "utf8"))
-  const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length)
+/** The samples of a profile's busy frames (not idle), summed per `keyOf` their call frame, and in all. */
+const samplesBy = (profile, keyOf) => {
   const self = new Map()
   let total = 0
   for (const node of profile.nodes) {
     if (node.hitCount === 0 || node.callFrame.functionName === "(idle)") continue
-    const key = place(node.callFrame)
+    const key = keyOf(node.callFrame)
     self.set(key, (self.get(key) ?? 0) + node.hitCount)
     total += node.hitCount
   }
-  return [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
+  return { entries: [...self.entries()].sort((a, b) => b[1] - a[1]), total }
+}
+
+/** The `count` functions with the most self time, each with its share of all samples. */
+export const topFrames = (file, count = 15) => {
+  const profile = JSON.parse(readFileSync(file, "utf8"))
+  const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length)
+  const { entries, total } = samplesBy(profile, place)
+  return entries
     .slice(0, count)
     .map(([frame, hits]) => ({ frame, self_ms: Math.round((hits * interval) / 1000), share: hits / total }))
 }
@@ -82,18 +87,6 @@ const partOf = ({ functionName, url, lineNumber }) => {
 
 /** Self time per part of the process (`partOf`), in µs per request for a process that spent `cpuMicros` per request. */
 export const costByPart = (file, cpuMicros) => {
-  const profile = JSON.parse(readFileSync(file, "utf8"))
-  const self = new Map()
-  let total = 0
-  for (const node of profile.nodes) {
-    if (node.hitCount === 0 || node.callFrame.functionName === "(idle)") continue
-    const part = partOf(node.callFrame)
-    self.set(part, (self.get(part) ?? 0) + node.hitCount)
-    total += node.hitCount
-  }
-  return Object.fromEntries(
-    [...self.entries()].sort((a, b) => b[1] - a[1]).map((
-      [part, hits]
-    ) => [part, Math.round((hits / total) * cpuMicros)])
-  )
+  const { entries, total } = samplesBy(JSON.parse(readFileSync(file, "utf8")), partOf)
+  return Object.fromEntries(entries.map(([part, hits]) => [part, Math.round((hits / total) * cpuMicros)]))
 }
