@@ -5,9 +5,9 @@
  * `testing/Play.ts`), the site's state as its API shows it (`snapshot`, of the records in
  * `testing/Views.ts`), and the invariant checkers: the stock rule, claims, movement tasks, the
  * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), the
- * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face
- * and its FEFO sources (`testing/Replenishment.ts`), and the freeze, ledger and approval
- * threshold of counts (`testing/Counts.ts`).
+ * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face,
+ * no face replenished over its max and FEFO sources (`testing/Replenishment.ts`), and the freeze,
+ * ledger and approval threshold of counts (`testing/Counts.ts`).
  *
  * The arbitraries are built with the fast-check that `effect` bundles (`FastCheck`), so a suite
  * needs no second copy: `import { FastCheck as fc } from "effect"`.

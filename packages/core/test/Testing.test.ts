@@ -14,6 +14,7 @@ import {
   checkFreeze,
   checkInvariants,
   checkLedger,
+  checkNeverOverMax,
   checkOccupancy,
   checkOneOpenReplenishment,
   checkReplenishmentFefo,
@@ -460,6 +461,20 @@ describe("the checkers of pick faces and counts of @wms/core/testing", () => {
       "replenishment task 1 of A to P-01, which is no pick face of it",
       "replenishment task 2 of A to P-01, which is no pick face of it"
     ])
+  })
+
+  it("flag a face replenished over its max, and only a face the operation replenished", () => {
+    const opened = [replenish({ id: 1, content_id: 1 }), replenish({ id: 2, content_id: 2, quantity: 6 })]
+    // Empty before, 4 + 6 inbound after: at its max of 10.
+    assert.deepStrictEqual(checkNeverOverMax([], { tasks: opened, faces: [{ ...face, level: 10 }] }), [])
+    assert.deepStrictEqual(checkNeverOverMax([], { tasks: opened, faces: [{ ...face, level: 11 }] }), [
+      "pick face of A at P-01 replenished to level 11, over its max 10"
+    ])
+    // Over its max by a count, with the replenishment of before: not this operation's.
+    assert.deepStrictEqual(checkNeverOverMax(opened, { tasks: opened, faces: [{ ...face, level: 11 }] }), [])
+    // A face of another SKU at the same location was not replenished.
+    const other = { ...face, sku_id: "B", level: 12 }
+    assert.deepStrictEqual(checkNeverOverMax([], { tasks: opened, faces: [{ ...face, level: 10 }, other] }), [])
   })
 
   it("flag a replenishment source while eligible stock came first, or one that is no source", () => {

@@ -6,6 +6,7 @@ import {
   arbWarehouse,
   checkCountLedger,
   checkFreeze,
+  checkNeverOverMax,
   checkOneOpenReplenishment,
   checkReplenishmentFefo,
   checkThreshold,
@@ -365,7 +366,16 @@ for (const [label, services] of stores) {
           })
           const replenished = yield* step({ _tag: "Replenish", sku: null })
           assert.deepStrictEqual(checkOneOpenReplenishment(set.tasks, replenished), [])
+          assert.deepStrictEqual(checkNeverOverMax(set.tasks, replenished), [])
           assert.deepStrictEqual(checkReplenishmentFefo(set.tasks, replenished, today), [])
+          // The face filled one over its max.
+          const [filled] = replenished.faces
+          assert.deepStrictEqual(
+            checkNeverOverMax(set.tasks, { ...replenished, faces: [{ ...filled, level: filled.max_qty + 1 }] }),
+            [`pick face of ${filled.sku_id} at ${filled.loc_id} replenished to level ${
+              filled.max_qty + 1
+            }, over its max ${filled.max_qty}`]
+          )
           const [first, second] = replenished.tasks.filter((t) => t.task_type === "Replenish")
           // A second replenishment of the face while the first is Open.
           assert.lengthOf(

@@ -35,7 +35,12 @@ import { Waves } from "../waves/Waves.js"
 import { type CountedLine, type Op, unmanagedLocations, type WarehouseState } from "./Arbitraries.js"
 import { checkBlockedAllocation, checkFefo, checkInvariants, checkUntaskedAllocation } from "./Checkers.js"
 import { checkCountLedger, checkFreeze, checkThreshold } from "./Counts.js"
-import { checkOneOpenReplenishment, checkReplenishmentFefo, newReplenishments } from "./Replenishment.js"
+import {
+  checkNeverOverMax,
+  checkOneOpenReplenishment,
+  checkReplenishmentFefo,
+  newReplenishments
+} from "./Replenishment.js"
 import { checkDemand, checkShortPick, type LineClaimView, type ShortPickChange } from "./ShortPicks.js"
 import { snapshot } from "./Snapshot.js"
 import type { CycleSnapshot } from "./Views.js"
@@ -449,9 +454,9 @@ const countedLines = (world: World, count: CountRecord, entries: ReadonlyArray<C
 
 /**
  * The checks of pick faces and counts over one operation, from the site before it to the site
- * after it: one open replenishment per (SKU, face) and FEFO sources for what it opened, the freeze
- * of counted locations, the ledger of a count it completed, and the approval threshold (`isAdmin`
- * says whose approval counts).
+ * after it: one open replenishment per (SKU, face), no face replenished over its max, and FEFO
+ * sources for what it opened; the freeze of counted locations, the ledger of a count it completed,
+ * and the approval threshold (`isAdmin` says whose approval counts).
  */
 export const checkCycle = (
   before: CycleSnapshot,
@@ -460,6 +465,7 @@ export const checkCycle = (
   isAdmin: (userId: string) => boolean
 ): ReadonlyArray<string> => [
   ...checkOneOpenReplenishment(before.tasks, after),
+  ...checkNeverOverMax(before.tasks, after),
   ...checkReplenishmentFefo(before.tasks, after, today),
   ...checkFreeze(before, after),
   ...checkCountLedger(before, after),

@@ -43,6 +43,24 @@ export const checkOneOpenReplenishment = (
 }
 
 /**
+ * Never over max (P-R1): a face an operation opened a replenishment to holds, with what is inbound
+ * and less what is allocated (its `level`, R2), no more than its `max_qty` after the operation. A
+ * face over its max by a count or an adjustment opens none, so only the faces replenished are
+ * checked; their room (L4) is `checkCapacity`'s.
+ */
+export const checkNeverOverMax = (
+  before: ReadonlyArray<MovementTaskView>,
+  after: { readonly tasks: ReadonlyArray<MovementTaskView>; readonly faces: ReadonlyArray<PickFaceView> }
+): ReadonlyArray<string> => {
+  const replenished = new Set(newReplenishments(before, after.tasks).map(faceOf))
+  return after.faces
+    .filter((face) => replenished.has(JSON.stringify([face.sku_id, face.loc_id])) && face.level > face.max_qty)
+    .map((face) =>
+      `pick face of ${face.sku_id} at ${face.loc_id} replenished to level ${face.level}, over its max ${face.max_qty}`
+    )
+}
+
+/**
  * Replenishment takes FEFO sources (the rule of allocation, `compareStock`): the source of every
  * Replenish task an operation opened is eligible (at a `Storage` location whose status lets stock
  * out, of the SKU, not expired on `today`), and every eligible content of the same SKU and client
