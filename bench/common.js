@@ -5,6 +5,7 @@
  */
 import { fork } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -55,6 +56,17 @@ export const onAdmin = async (statement) => {
     await client.end()
   }
 }
+
+/** A TCP port free on the loopback address, for a server to listen on. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
 
 /** A fresh database of `store` for `purpose`: its `WMS_DATABASE_URL` and how to drop it. */
 export const freshDatabase = async (store, purpose) => {

@@ -30,11 +30,10 @@
  */
 import { spawn } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { isDeepStrictEqual, parseArgs } from "node:util"
-import { freshDatabase, load, log, machine, median, request, table } from "./common.js"
+import { freePort, freshDatabase, load, log, machine, median, request, table } from "./common.js"
 import { costByPart, topFrames } from "./http/profile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -77,16 +76,6 @@ const cpuMs = (pid) => {
     return undefined
   }
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 
 // Servers --------------------------------------------------------------------------------------
 

@@ -25,13 +25,12 @@ import {
   writeFileSync
 } from "node:fs"
 import { request as httpRequest } from "node:http"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { finished } from "node:stream/promises"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { freshDatabase, log, machine, table } from "./common.js"
+import { freePort, freshDatabase, log, machine, table } from "./common.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const results = join(root, "bench", "results")
@@ -83,15 +82,6 @@ const writeSkus = async (file, rows) => {
   out.end()
   await finished(out)
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -24,7 +24,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import pg from "pg"
-import { log, machine, median, onAdmin, pgUrl, request, table } from "./common.js"
+import { freePort, log, machine, median, onAdmin, pgUrl, request, table } from "./common.js"
 import { ADMIN_EMAIL, ADMIN_PASSWORD, migrate, SITE } from "./wave/data.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -102,16 +102,6 @@ const seed = async (url) => {
 }
 
 // Servers ---------------------------------------------------------------------------------------
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Starts a bundled server on `database` and resolves once `/health` answers 200. */
 const startServer = async (bin, database) => {

@@ -13,11 +13,10 @@
  */
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { load, machine, table } from "../common.js"
+import { freePort, load, machine, table } from "../common.js"
 import { newOrder } from "./routes.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
@@ -49,14 +48,6 @@ const routes = [
   { name: "GET /orders/:id", method: "GET", path: "/orders/SO-7" },
   { name: "POST /orders", method: "POST", path: "/orders", body: JSON.parse(newOrder) }
 ]
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 
 const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")

@@ -16,7 +16,7 @@ import { Effect, Fiber, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { serverConfig } from "../../packages/http/dist/Config.js"
 import * as Server from "../../packages/http/dist/Server.js"
-import { freshDatabase, request, table } from "../common.js"
+import { freePort, freshDatabase, request, table } from "../common.js"
 
 const { values } = parseArgs({
   options: {
@@ -82,7 +82,7 @@ const countSteps = async (send) => {
 
 const countStore = async (store) => {
   const database = await freshDatabase(store, "steps")
-  const port = 40000 + Math.floor(Math.random() * 10000)
+  const port = await freePort()
   Object.assign(process.env, {
     PORT: String(port),
     WMS_DATABASE_URL: database.url,
