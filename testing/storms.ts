@@ -3,6 +3,7 @@
  * them, a seeded generator, a tally of the statuses answered, a direct connection to the database
  * (to check it afterwards), and the servers' logged failures for a report.
  */
+import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { assert } from "@effect/vitest"
 import { SqliteStore } from "@wms/sql-sqlite"
@@ -27,6 +28,25 @@ export const storeSql = (database: StormDatabase) =>
     ? Layer.orDie(PgClient.layer({ url: Redacted.make(database.url), maxConnections: 2 }))
     : SqliteStore.layer({ filename: database.filename })
 
+/**
+ * PostgreSQL's own count of the deadlocks it resolved on the storm's database, read once the
+ * servers' sessions have ended: a session reports its counts when it ends, or after a pause.
+ */
+export const deadlocksOn = (database: StormDatabase & { kind: "pg" }) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (let waited = 0; waited < 100; waited++) {
+      const [others] = yield* sql<{ sessions: number }>`
+        SELECT count(*)::int AS sessions FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()`
+      if (others.sessions === 0) break
+      yield* Effect.sleep("100 millis")
+    }
+    const [counted] = yield* sql<{ deadlocks: number }>`
+      SELECT deadlocks::int AS deadlocks FROM pg_stat_database WHERE datname = current_database()`
+    return counted.deadlocks
+  }).pipe(Effect.provide(storeSql(database)), Effect.orDie)
+
 /** The servers' logged failures, for the report of an unexpected status. */
 export const failuresLogged = (servers: ReadonlyArray<ServerProcess>) =>
   servers.flatMap((server, i) =>
@@ -41,8 +61,9 @@ export const must = (status: number, result: CallResult, what: string) =>
 
 /**
  * A storm's start: `processes` bundled servers on its database, an admin's requests to them on
- * `site`, seeded choices (the seed from `WMS_TEST_SEED`, else the clock), and `record`, which tallies
- * what each kind of request answered and keeps every status `allowed` does not document for it.
+ * `site` (half their POSTs with an `Idempotency-Key`), seeded choices (the seed from `WMS_TEST_SEED`,
+ * else the clock), and `record`, which tallies what each kind of request answered and keeps every
+ * status `allowed` does not document for it: a 500 or any status of 500 and more among them.
  */
 export const startStorm = (
   database: StormDatabase,
@@ -54,6 +75,12 @@ export const startStorm = (
 ) =>
   Effect.gen(function*() {
     const databaseUrl = database.kind === "pg" ? database.url : `sqlite:${database.filename}`
+    // Added before the servers start, so that it runs once they have stopped.
+    if (database.kind === "pg") {
+      yield* Effect.addFinalizer(() =>
+        Effect.flatMap(deadlocksOn(database), (deadlocks) => Effect.logInfo(`PostgreSQL deadlocks: ${deadlocks}`))
+      )
+    }
     // The first process migrates and bootstraps an empty database; the others start on a ready one.
     const first = yield* startServer(databaseUrl)
     const others = yield* Effect.all(
@@ -68,14 +95,42 @@ export const startStorm = (
     const login = yield* call(first, "POST", "/login", { body: { email: adminEmail, password: adminPassword } })
     assert.strictEqual(login.status, 200, JSON.stringify(login.body))
     const token = login.body.token as string
-    const request = (server: ServerProcess, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
-      call(server, method, path, { token, site: options.site, body })
-
     const unexpected: Array<string> = []
+    // Half the writes carry an `Idempotency-Key` of their own, so a keyed write meets every race a
+    // storm makes; `key` names it instead.
+    let keys = 0
+    const request = (
+      server: ServerProcess,
+      method: "GET" | "POST" | "PUT" | "DELETE",
+      path: string,
+      body?: unknown,
+      key?: string
+    ) => {
+      const keyed = key ?? (method === "POST" && next() < 0.5 ? `storm-${seed}-${keys++}` : undefined)
+      return Effect.tap(
+        call(server, method, path, {
+          token,
+          site: options.site,
+          body,
+          headers: keyed === undefined ? {} : { "idempotency-key": keyed }
+        }),
+        // No request of a storm, recorded or not, may answer 500 or more.
+        (result) => {
+          if (result.status >= 500) {
+            unexpected.push(
+              `${method} ${path}${keyed === undefined ? "" : " (keyed)"} → ${result.status} ${
+                JSON.stringify(result.body)
+              }`
+            )
+          }
+        }
+      )
+    }
+
     const tally = new Map<string, number>()
     const record = (kind: string, server: number, what: string, result: CallResult) => {
       tally.set(`${kind} ${result.status}`, (tally.get(`${kind} ${result.status}`) ?? 0) + 1)
-      if (!options.allowed[kind].includes(result.status)) {
+      if (!options.allowed[kind].includes(result.status) && result.status < 500) {
         unexpected.push(`process ${server}: ${what} → ${result.status} ${JSON.stringify(result.body)}`)
       }
       return result

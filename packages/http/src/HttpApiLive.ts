@@ -46,9 +46,13 @@ const handlers = Layer.mergeAll(
 
 const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) => {
   const security = Layer.merge(AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)), TokenAuthenticationLive)
+  // A middleware added later wraps those before it: `Idempotency` is added first, so it sees the
+  // routes' failures as they are, and a deadlock reaches the retry of its transaction before the
+  // error responses turn it into a 500.
+  const middlewares = ErrorResponses.layer.pipe(Layer.provide(Idempotency.layer.pipe(Layer.provide(security))))
   return HttpApiBuilder.api(WarehouseApi).pipe(
     Layer.provide(handlers),
-    Layer.provide([security, ErrorResponses.layer, Idempotency.layer.pipe(Layer.provide(security))])
+    Layer.provide([security, middlewares])
   )
 }
 

@@ -8,6 +8,12 @@
  * end and then gets its answer. An answer of 500 or more is not kept: its transaction rolls back,
  * the key with it, and a retry runs again.
  *
+ * A failure the API answers below 500 is answered, and kept, inside the key's transaction; any
+ * other cause leaves the transaction as it came and is answered outside it. A deadlock or
+ * serialization failure of the request thus reaches the transactor's retry as it does without a
+ * key, which runs the whole transaction again, the key's claim with it: the key is written once,
+ * by the run that commits. The body's text, read once, is the platform's cache for every run.
+ *
  * A key belongs to its caller, found by the route's own security before the request runs; a
  * request that security refuses keeps no key (the route answers its 401 or 403), and a route
  * without a caller (`/login`) ignores the header. A request is the same when its method, path and
@@ -24,12 +30,12 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { IdempotencyRepository, idempotencyWindowMillis, type KeptAnswer, Transactor, type UserId } from "@wms/core"
-import { Clock, Data, Effect, Either, Option, Redacted } from "effect"
+import { Cause, Clock, Data, Effect, Either, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { WarehouseApi } from "./Api.js"
 import { AdminAuthorization, Authorization, TokenAuthentication } from "./api/Security.js"
 import { isStreamed } from "./api/StreamedBody.js"
-import { responseFor, responseOf } from "./ErrorResponses.js"
+import { answerTo, responseFor, responseOf } from "./ErrorResponses.js"
 
 /** 1 to 255 visible ASCII characters but `"` and `\`; a key may come quoted, as a structured-field string. */
 const plainKey = /^[!#-[\]-~]{1,255}$/
@@ -141,11 +147,23 @@ export const layer = HttpApiBuilder.middleware(Effect.gen(function*() {
             ? replay(kept.value.answer)
             : message(409, `Idempotency-Key ${key} was used with another request`)
         }
-        const response = yield* Effect.catchAllCause(app, responseFor)
+        const response = yield* Effect.catchAllCause(app, (cause) => {
+          const answer = answerTo(cause, request.method, request.url)
+          return typeof answer === "object" && answer.status < 500
+            ? Effect.succeed(responseOf(answer))
+            : Effect.failCause(cause)
+        })
         if (response.status >= 500) return yield* new Unkept({ response })
         yield* keys.keep(userId, key, yield* answerOf(response))
         return response
-      })).pipe(Effect.catchTag("Unkept", ({ response }) => Effect.succeed(response)))
+      })).pipe(
+        Effect.catchAllCause((cause) => {
+          const failure = Cause.failureOption(cause)
+          return Option.isSome(failure) && failure.value instanceof Unkept
+            ? Effect.succeed(failure.value.response)
+            : responseFor(cause)
+        })
+      )
     })
 
   return (app: HttpApp.Default) =>

@@ -12,7 +12,14 @@ import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import type { ServerProcess } from "../../../testing/processes.js"
-import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
+import {
+  assertStormHeld,
+  failuresLogged,
+  must,
+  startStorm,
+  storeSql,
+  type StormDatabase
+} from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
@@ -218,6 +225,104 @@ const shortPickStorm = (database: StormDatabase) =>
     for (const done of ["confirm 204", "start 200", "ship 204"]) assert.isAbove(tally.get(done) ?? 0, 0, summary)
   })
 
+/**
+ * Short picks with an `Idempotency-Key`, 2 at a time on 2 server processes, re-allocating their
+ * shortfall from the same stock: each round, a new SKU on 4 contents and 2 orders in 2 waves, whose
+ * tasks, on 2 contents, are confirmed short at once, each with its own key, then again with the
+ * same key. Where PostgreSQL breaks a deadlock it rolls one of them back whole; a trigger also fails
+ * the first Lost entry of each round as it would (SQLSTATE 40P01), so every round meets one. The
+ * transactor runs the keyed transaction again: every confirmation answers 204, its retry replays
+ * it, and each task is written, and its key kept, once.
+ */
+const keyedShortPicks = (url: string) =>
+  Effect.gen(function*() {
+    const database = { kind: "pg", url } as const
+    const storm = yield* startStorm(database, { processes: 2, site, allowed: {} })
+    const { first, request, servers } = storm
+    must(204, yield* request(first, "PUT", `/sites/${site}/settings`, { reallocate_short_picks: true }), "settings")
+    must(
+      204,
+      yield* request(first, "POST", "/wave-definitions", { description: "All", criterium_id: 5, pick_type: 1 }),
+      "definition"
+    )
+    const definitionId = (yield* request(first, "GET", "/wave-definitions")).body[0].id as number
+    const onDatabase = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+      Effect.provide(effect, storeSql(database)).pipe(Effect.orDie)
+    yield* onDatabase(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Sequences, which a rollback leaves as they are: the round's Lost entries, and the failures.
+      yield* sql`CREATE SEQUENCE lost_in_round`
+      yield* sql`CREATE SEQUENCE injected_deadlocks`
+      yield* sql.unsafe(`CREATE FUNCTION inject_deadlock() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.transaction_type = 'Lost' AND nextval('lost_in_round') = 1 THEN
+            PERFORM nextval('injected_deadlocks');
+            RAISE EXCEPTION 'deadlock detected (injected)' USING ERRCODE = 'deadlock_detected';
+          END IF;
+          RETURN NEW;
+        END $$`)
+      yield* sql`CREATE TRIGGER inject_deadlock BEFORE INSERT ON inventory_transactions
+        FOR EACH ROW EXECUTE FUNCTION inject_deadlock()`
+    }))
+
+    const rounds = 8
+    for (let round = 0; round < rounds; round++) {
+      const sku_id = `KS-${round}`
+      must(204, yield* request(first, "POST", "/skus", { sku_id, description: sku_id }), `sku ${sku_id}`)
+      for (const floor of floors) {
+        must(204, yield* request(first, "POST", "/inventory/adjustments", { sku_id, loc_id: floor, qty: 6 }), "stock")
+      }
+      const tasks: Array<number> = []
+      for (const [i, server] of servers.entries()) {
+        const order_id = `KS-${round}-${i}`
+        must(204, yield* request(server, "POST", "/orders", { order_id, lines: [{ sku_id, qty: 4 }] }), order_id)
+        const created = yield* request(server, "POST", "/waves/create", { wavedef_id: definitionId })
+        must(200, created, `wave of ${order_id}`)
+        const wave_id = created.body.wave_id as number
+        must(200, yield* request(server, "POST", "/waves/start", { wave_id }), `start of ${order_id}`)
+        const [task] = (yield* request(server, "GET", `/tasks?wave_id=${wave_id}`)).body as Array<{ id: number }>
+        tasks.push(task.id)
+      }
+      yield* onDatabase(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ALTER SEQUENCE lost_in_round RESTART`))
+      const confirm = (i: number) =>
+        request(
+          servers[i],
+          "POST",
+          `/tasks/${tasks[i]}/confirm`,
+          { qty: 1, reason_code: "StockOut" },
+          `KS-${round}-${i}`
+        )
+      const confirmed = yield* Effect.all([0, 1].map(confirm), { concurrency: "unbounded" })
+      assert.deepStrictEqual(
+        confirmed.map((result) => result.status),
+        [204, 204],
+        `round ${round}: ${JSON.stringify(confirmed.map((result) => result.body))}\n${failuresLogged(servers)}`
+      )
+      for (const i of [0, 1]) {
+        const retried = yield* confirm(i)
+        assert.deepStrictEqual([retried.status, retried.headers["idempotent-replayed"]], [204, "true"])
+      }
+    }
+
+    const written = yield* onDatabase(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [{ injected }] = yield* sql<
+        { injected: number }
+      >`SELECT last_value::int AS injected FROM injected_deadlocks`
+      const lost = yield* sql<{ notes: string; entries: number }>`SELECT notes, count(*)::int AS entries
+        FROM inventory_transactions WHERE transaction_type = 'Lost' GROUP BY notes`
+      const [{ keys }] = yield* sql<{ keys: number }>`SELECT count(*)::int AS keys FROM idempotency_keys
+        WHERE idempotency_key LIKE 'KS-%'`
+      return { injected, lost, keys }
+    }))
+    assertStormHeld(storm, [])
+    // Every round's first Lost entry failed; each task lost its shortfall once, and each key was kept once.
+    assert.strictEqual(written.injected, rounds)
+    assert.strictEqual(written.lost.length, rounds * 2)
+    assert.isTrue(written.lost.every((row) => row.entries === 1), JSON.stringify(written.lost))
+    assert.strictEqual(written.keys, rounds * 2)
+  })
+
 describe("short picks across 3 server processes on one database", () => {
   it.scopedLive(
     "PostgreSQL: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
@@ -229,5 +334,13 @@ describe("short picks across 3 server processes on one database", () => {
     "SQLite: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
     () => Effect.flatMap(freshSqliteFile, (filename) => shortPickStorm({ kind: "sqlite", filename })),
     { timeout: 150_000 }
+  )
+})
+
+describe("keyed short picks across 2 server processes on one PostgreSQL database", () => {
+  it.scopedLive(
+    "a deadlock of a keyed confirmation runs the whole keyed transaction again: 204, replayed, written once",
+    () => Effect.flatMap(freshPgDatabase, keyedShortPicks),
+    { timeout: 120_000 }
   )
 })
