@@ -330,7 +330,11 @@ describe("Picking", () => {
     ]
     return Effect.gen(function*() {
       yield* confirmShort(log, someLeft, { stock, settings: { reallocate_short_picks: true } })
-      assert.deepStrictEqual(log.argsOf("WaveRepository.lockStock"), [["main", ["A"]]])
+      // The SKU's stock is locked with the task's own content in one pass by content id, before the
+      // confirmation locks that content alone: the lock order of every writer of contents.
+      assert.deepStrictEqual(log.argsOf("WaveRepository.lockStock"), [["main", ["A"], 22]])
+      const locks = ["WaveRepository.lockStock", "InventoryRepository.lockContent"].map((m) => log.methods.indexOf(m))
+      assert.isTrue(locks[0] >= 0 && locks[0] < locks[1], JSON.stringify(log.methods))
       // Re-allocated before the task closes, so the claimset is never left empty and removed.
       const order = ["WaveRepository.insertClaims", "PickingRepository.closeTask"].map((m) => log.methods.indexOf(m))
       assert.isTrue(order[0] >= 0 && order[0] < order[1])

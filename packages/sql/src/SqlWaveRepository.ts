@@ -213,7 +213,7 @@ export const layer = Layer.effect(
         ),
       ordersToAllocateAmong: (waveId, orderRefs) =>
         query(Effect.flatMap(headersAmong([waveId, waveOrderIn.bind(orderRefs)]), withLines)),
-      lockStock: (siteId, skuIds) =>
+      lockStock: (siteId, skuIds, alsoContent) =>
         query(Effect.gen(function*() {
           const stock: Array<StockToAllocate> = []
           for (const chunk of chunked(skuIds, 5_000)) {
@@ -224,7 +224,8 @@ export const layer = Layer.effect(
                   created_at, qty, qty_allocated, qty_tasked_from
                 FROM contents
                 WHERE site_id = ${siteId} AND ${sql.in("sku_id", chunk)}
-                  AND qty - qty_allocated - qty_tasked_from > 0
+                  AND (qty - qty_allocated - qty_tasked_from > 0
+                    ${alsoContent === undefined ? sql.literal("") : sql`OR content_id = ${alsoContent}`})
                 ORDER BY content_id ${forUpdate}`)
             )
           }

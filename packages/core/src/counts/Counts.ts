@@ -18,7 +18,7 @@ import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { progress } from "../picking/Picking.js"
 import { PickingRepository } from "../picking/PickingRepository.js"
-import { reallocate } from "../picking/ShortPick.js"
+import { lockShortfallStock, reallocate } from "../picking/ShortPick.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
@@ -523,7 +523,14 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       const today = formatDate(createdAt, timeZone)
       for (const claim of released) {
         const got = site.reallocate_short_picks
-          ? yield* reallocate({ waves, inventory }, claim, claim.qty, today, createdAt)
+          ? yield* reallocate(
+            { waves, inventory },
+            claim,
+            yield* lockShortfallStock(waves, claim),
+            claim.qty,
+            today,
+            createdAt
+          )
           : 0
         if (got < claim.qty) short.add(claim.order_ref)
         covered.add(claim.order_ref)

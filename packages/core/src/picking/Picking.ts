@@ -28,7 +28,7 @@ import { toTask } from "../waves/TaskView.js"
 import { WaveRepository } from "../waves/WaveRepository.js"
 import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
-import { openControlCount, reallocate, wantsControlCount } from "./ShortPick.js"
+import { lockShortfallStock, openControlCount, reallocate, wantsControlCount } from "./ShortPick.js"
 
 /** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
 export const TaskQuery = Schema.Struct({
@@ -103,6 +103,11 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       const task = locked.value
       const picked = request.qty ?? task.qty
       if (picked > task.qty) return yield* invalidField("qty", `must be at most the task's quantity, ${task.qty}`)
+      const short = task.qty - picked
+      // The settings matter only to a short pick: a whole one reads none of them.
+      const settings = short > 0 ? yield* siteSettings.get(task.site_id) : undefined
+      const reallocating = settings !== undefined && (request.reallocate ?? settings.reallocate_short_picks)
+      const shortfallStock = reallocating ? yield* lockShortfallStock(waves, task) : []
       const content = yield* Effect.flatMap(
         inventory.lockContent(actor.scope, task.content_id),
         Option.match({
@@ -112,12 +117,9 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       )
       const now = yield* Clock.currentTimeMillis
       const createdAt = new Date(now).toISOString()
-      const short = task.qty - picked
-      // The settings matter only to a short pick: a whole one reads none of them.
-      const settings = short > 0 ? yield* siteSettings.get(task.site_id) : undefined
       // Before the task closes: closing it with nothing picked would remove a claimset it leaves empty.
-      const covered = settings !== undefined && (request.reallocate ?? settings.reallocate_short_picks)
-        ? yield* reallocate({ waves, inventory }, task, short, formatDate(now, timeZone), createdAt)
+      const covered = reallocating
+        ? yield* reallocate({ waves, inventory }, task, shortfallStock, short, formatDate(now, timeZone), createdAt)
         : 0
       if (!(yield* picking.closeTask(taskId, picked))) return yield* new TaskNotFound({ taskId })
       // What was picked and what was short both leave the content, and its allocation with them.

@@ -12,22 +12,33 @@ import type { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import type { ShortPickReasonCode } from "../stock/ReasonCode.js"
 import { allocateShortfall } from "../waves/Allocation.js"
+import type { StockToAllocate } from "../waves/Allocation.js"
 import type { ClaimRow, WaveRepository } from "../waves/WaveRepository.js"
 
 /**
- * Claims `qty` of the shorted task's line again from other stock of its SKU and client, first
- * expiry first out as a wave does, and yields how much it covered. The shorted content is left
- * out, and so is stock at a location that lets none out (`lockStock`). New claims join the task's
- * claimset and wave, each with its Allocate transaction (notes `Re-allocation of task <id>`).
+ * The stock a short pick of `task` may re-allocate from, locked with the task's own content in one
+ * pass by content id (`lockStock`), before the confirmation writes any content: the lock order of
+ * every writer of contents. Locking the task's content first and the rest after deadlocks with
+ * another short pick or a wave start on the same SKU.
+ */
+export const lockShortfallStock = (waves: WaveRepository["Type"], task: ClaimRow) =>
+  waves.lockStock(task.site_id, [task.sku_id], task.content_id)
+
+/**
+ * Claims `qty` of the shorted task's line again from `stock` of its SKU and client
+ * (`lockShortfallStock`), first expiry first out as a wave does, and yields how much it covered.
+ * The shorted content is left out, and so is stock at a location that lets none out. New claims
+ * join the task's claimset and wave, each with its Allocate transaction (notes `Re-allocation of
+ * task <id>`).
  */
 export const reallocate = Effect.fnUntraced(function*(
   ports: { readonly waves: WaveRepository["Type"]; readonly inventory: InventoryRepository["Type"] },
   task: ClaimRow,
+  stock: ReadonlyArray<StockToAllocate>,
   qty: number,
   today: string,
   createdAt: string
 ) {
-  const stock = yield* ports.waves.lockStock(task.site_id, [task.sku_id])
   const claims = allocateShortfall(
     {
       order_ref: task.order_ref,

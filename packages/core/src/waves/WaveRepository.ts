@@ -96,8 +96,16 @@ export class WaveRepository extends Context.Tag("@wms/core/WaveRepository")<Wave
     waveId: number,
     orderRefs: ReadonlyArray<number>
   ) => Effect.Effect<ReadonlyArray<OrderToAllocate>>
-  /** Every content of these SKUs on the site, locked, by content id (so lockers never deadlock). */
-  readonly lockStock: (siteId: string, skuIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StockToAllocate>>
+  /**
+   * Every content of these SKUs on the site with stock free to allocate, locked, by content id (so
+   * lockers never deadlock), with `alsoContent`, one of theirs the caller writes too, locked and
+   * returned in the same pass whatever it has free.
+   */
+  readonly lockStock: (
+    siteId: string,
+    skuIds: ReadonlyArray<string>,
+    alsoContent?: number
+  ) => Effect.Effect<ReadonlyArray<StockToAllocate>>
   readonly defaultDock: (siteId: string) => Effect.Effect<string>
   /** Inserts the claimsets of a wave; their ids in the same order. */
   readonly insertClaimsets: (

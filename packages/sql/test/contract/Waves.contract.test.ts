@@ -278,11 +278,14 @@ onEachStore("WaveRepository", (it) => {
 
       const a = yield* insertContent(t.client1.owner, { sku_id: "A", qty: 5, expiry_date: "2030-03-01" })
       const b = yield* insertContent(t.site.owner, { sku_id: "B", qty: 5 })
-      yield* insertContent(t.site.owner, { sku_id: "A", qty: 5, qty_allocated: 5 })
+      const taken = yield* insertContent(t.site.owner, { sku_id: "A", qty: 5, qty_allocated: 5 })
       yield* insertContent(t.site.owner, { sku_id: "C", qty: 5 })
       yield* insertContent(t.other.owner, { sku_id: "A", qty: 5 })
       const stock = yield* waves.lockStock(t.site.owner.site_id, ["B", "A"])
       assert.deepStrictEqual(stock.map((s) => s.content_id), [a, b])
+      // A content the caller writes as well comes in the same pass, by content id, with nothing free.
+      const withTaken = yield* waves.lockStock(t.site.owner.site_id, ["B", "A"], taken)
+      assert.deepStrictEqual(withTaken.map((s) => s.content_id), [a, b, taken])
       assert.deepStrictEqual(stock[0], {
         content_id: a,
         sku_id: "A",
