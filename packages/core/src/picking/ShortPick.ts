@@ -11,8 +11,7 @@ import type { Actor } from "../shared/Tenancy.js"
 import type { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import type { ShortPickReasonCode } from "../stock/ReasonCode.js"
-import { allocateShortfall } from "../waves/Allocation.js"
-import type { StockToAllocate } from "../waves/Allocation.js"
+import { allocateShortfall, type StockToAllocate } from "../waves/Allocation.js"
 import type { ClaimRow, WaveRepository } from "../waves/WaveRepository.js"
 
 /**
