@@ -90,6 +90,8 @@ interface Stubs {
   readonly stock?: ReadonlyArray<StockToAllocate>
   /** The managed locations. */
   readonly locations?: ReadonlyArray<string>
+  /** Whether the task's location is a pick face of its SKU, which a pick replenishes. */
+  readonly face?: boolean
 }
 
 /** A managed location as `lockMany` finds it: the short pick only asks whether there is one. */
@@ -155,8 +157,11 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       makeTestLayer(LocationRepository)({
         lockMany: (_, locIds) => Effect.succeed(locIds.filter((id) => stubs.locations?.includes(id)).map(managed))
       }, log),
-      // No pick faces: a pick triggers no replenishment.
-      makeTestLayer(Replenishment)({ afterChange: () => Effect.succeed([]) }),
+      // The replenishment a pick triggers opens no task here.
+      makeTestLayer(Replenishment)({
+        afterChange: () => Effect.succeed([]),
+        replenishesAfter: () => Effect.succeed(stubs.face === true)
+      }),
       events.layer,
       testTransactor(log)
     ])))
@@ -228,6 +233,22 @@ const lostItem = (qty: number) => ({
 })
 
 describe("Picking", () => {
+  it.effect("a pick at a pick face locks its SKU's stock with its content, by content id, before the content alone", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      yield* withPicking(
+        log,
+        { picking: openTask(someLeft), face: true },
+        (picking) => picking.confirm(siteActor, 11, { qty: null })
+      )
+      assert.deepStrictEqual(log.argsOf("WaveRepository.lockStock"), [["main", ["A"], 22]])
+      const locks = ["WaveRepository.lockStock", "InventoryRepository.lockContent"].map((m) => log.methods.indexOf(m))
+      assert.isTrue(locks[0] >= 0 && locks[0] < locks[1], JSON.stringify(log.methods))
+      // It claims nothing again: the stock is only locked, for the replenishment.
+      assert.deepStrictEqual(log.argsOf("WaveRepository.insertClaims"), [])
+    })
+  })
+
   it.effect("confirm locks wave, order, task and content in that order, then picks the whole task", () => {
     const log = new CallLog()
     return Effect.gen(function*() {

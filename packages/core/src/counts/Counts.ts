@@ -18,7 +18,7 @@ import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { progress } from "../picking/Picking.js"
 import { PickingRepository } from "../picking/PickingRepository.js"
-import { lockShortfallStock, reallocate } from "../picking/ShortPick.js"
+import { lockStockOfTask, reallocate } from "../picking/ShortPick.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
@@ -526,7 +526,7 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
           ? yield* reallocate(
             { waves, inventory },
             claim,
-            yield* lockShortfallStock(waves, claim),
+            yield* lockStockOfTask(waves, claim),
             claim.qty,
             today,
             createdAt

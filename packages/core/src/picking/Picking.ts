@@ -28,7 +28,7 @@ import { toTask } from "../waves/TaskView.js"
 import { WaveRepository } from "../waves/WaveRepository.js"
 import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
-import { lockShortfallStock, openControlCount, reallocate, wantsControlCount } from "./ShortPick.js"
+import { lockStockOfTask, openControlCount, reallocate, wantsControlCount } from "./ShortPick.js"
 
 /** The query of `GET /tasks`: optional `wave_id` and `sku_id` filters, and a list window. */
 export const TaskQuery = Schema.Struct({
@@ -107,7 +107,11 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       // The settings matter only to a short pick: a whole one reads none of them.
       const settings = short > 0 ? yield* siteSettings.get(task.site_id) : undefined
       const reallocating = settings !== undefined && (request.reallocate ?? settings.reallocate_short_picks)
-      const shortfallStock = reallocating ? yield* lockShortfallStock(waves, task) : []
+      // Re-allocation and the replenishment of a pick face take more of the SKU's stock: it is
+      // locked with the task's content, by content id, before that content alone.
+      const moreStock = reallocating ||
+        (yield* replenishment.replenishesAfter(task.site_id, [{ sku_id: task.sku_id, loc_id: task.from_loc_id }]))
+      const stockOfTask = moreStock ? yield* lockStockOfTask(waves, task) : []
       const content = yield* Effect.flatMap(
         inventory.lockContent(actor.scope, task.content_id),
         Option.match({
@@ -119,7 +123,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       const createdAt = new Date(now).toISOString()
       // Before the task closes: closing it with nothing picked would remove a claimset it leaves empty.
       const covered = reallocating
-        ? yield* reallocate({ waves, inventory }, task, shortfallStock, short, formatDate(now, timeZone), createdAt)
+        ? yield* reallocate({ waves, inventory }, task, stockOfTask, short, formatDate(now, timeZone), createdAt)
         : 0
       if (!(yield* picking.closeTask(taskId, picked))) return yield* new TaskNotFound({ taskId })
       // What was picked and what was short both leave the content, and its allocation with them.

@@ -15,17 +15,18 @@ import { allocateShortfall, type StockToAllocate } from "../waves/Allocation.js"
 import type { ClaimRow, WaveRepository } from "../waves/WaveRepository.js"
 
 /**
- * The stock a short pick of `task` may re-allocate from, locked with the task's own content in one
- * pass by content id (`lockStock`), before the confirmation writes any content: the lock order of
- * every writer of contents. Locking the task's content first and the rest after deadlocks with
- * another short pick or a wave start on the same SKU.
+ * The stock of `task`'s SKU, locked with the task's own content in one pass by content id
+ * (`lockStock`), before the confirmation writes any content: the lock order of every writer of
+ * contents. A short pick re-allocates from it, and a pick at a pick face replenishes from it;
+ * locking the task's content first and the rest after deadlocks with another such pick or a wave
+ * start on the same SKU.
  */
-export const lockShortfallStock = (waves: WaveRepository["Type"], task: ClaimRow) =>
+export const lockStockOfTask = (waves: WaveRepository["Type"], task: ClaimRow) =>
   waves.lockStock(task.site_id, [task.sku_id], task.content_id)
 
 /**
  * Claims `qty` of the shorted task's line again from `stock` of its SKU and client
- * (`lockShortfallStock`), first expiry first out as a wave does, and yields how much it covered.
+ * (`lockStockOfTask`), first expiry first out as a wave does, and yields how much it covered.
  * The shorted content is left out, and so is stock at a location that lets none out. New claims
  * join the task's claimset and wave, each with its Allocate transaction (notes `Re-allocation of
  * task <id>`).

@@ -108,6 +108,15 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
       return yield* replenish(actor, siteId, yield* pickFaces.findMany(siteId, touched))
     })
 
+    /**
+     * Whether a change of stock at these pairs is one `afterChange` replenishes from the reserve: a
+     * caller that locks the pair's content first locks the SKU's stock with it (the lock order).
+     */
+    const replenishesAfter = (
+      siteId: SiteId,
+      touched: ReadonlyArray<{ readonly sku_id: string; readonly loc_id: string }>
+    ) => Effect.map(pickFaces.findMany(siteId, touched), (faces) => faces.length > 0)
+
     /** The trigger of a wave start: the faces its claims take stock from. */
     const afterWaveStart = Effect.fnUntraced(function*(actor: Actor, siteId: SiteId, waveId: number) {
       return yield* replenish(actor, siteId, yield* pickFaces.allocatedByWave(siteId, waveId))
@@ -122,6 +131,6 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
       return { tasks: yield* replenish(actor, actor.scope.site_id, faces) }
     }, atomically)
 
-    return { afterChange, afterWaveStart, run } as const
+    return { afterChange, afterWaveStart, replenishesAfter, run } as const
   })
 }) {}
