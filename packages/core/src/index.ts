@@ -1,7 +1,8 @@
 /**
  * The warehouse domain: entities, rules and the ports a store implements. No I/O.
  */
-// First: the version of effect is checked before the engine's modules run.
+// First: the versions of Node.js and effect are checked before the engine's modules run.
+export { nodeVersionProblem, supportedNodeMajor } from "./shared/NodeVersion.js"
 export { effectVersionProblem, supportedEffect } from "./shared/EffectVersion.js"
 export * from "./shared/Errors.js"
 export * from "./shared/Events.js"

@@ -53,7 +53,10 @@ export const MovementTaskRecord = Schema.Struct({
   from_loc_id: Schema.String,
   to_loc_id: Schema.String,
   final_loc_id: Schema.String,
+  /** `YYYY-MM-DD`, the task's creation day in the service's time zone, as on every task (§2.7). */
   creation_date: Schema.String,
+  /** `YYYY-MM-DD HH:mm:ss`, the same instant to the second. */
+  creation_datetime: Schema.String,
   status: Schema.String,
   status_id: Schema.Number,
   created_by: Schema.String,

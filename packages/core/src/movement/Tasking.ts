@@ -10,7 +10,7 @@ import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { levelOf } from "../replenishment/PickFace.js"
 import { PickFaceRepository } from "../replenishment/PickFaceRepository.js"
-import { formatDateTime, TimeZone } from "../shared/Formats.js"
+import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
 import { statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
@@ -78,7 +78,8 @@ export const makeTasking = Effect.gen(function*() {
     from_loc_id: task.from_loc_id,
     to_loc_id: task.to_loc_id,
     final_loc_id: task.final_loc_id,
-    creation_date: formatDateTime(task.created_at, timeZone),
+    creation_date: formatDate(task.created_at, timeZone),
+    creation_datetime: formatDateTime(task.created_at, timeZone),
     status: statusDescription(task.status_id),
     status_id: task.status_id,
     created_by: task.created_by,
