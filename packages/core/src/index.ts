@@ -2,12 +2,12 @@
  * The warehouse domain: entities, rules and the ports a store implements. No I/O.
  */
 // First: the versions of Node.js and effect are checked before the engine's modules run.
-export { nodeVersionProblem, supportedNodeMajor } from "./shared/NodeVersion.js"
 export { effectVersionProblem, supportedEffect } from "./shared/EffectVersion.js"
 export * from "./shared/Errors.js"
 export * from "./shared/Events.js"
 export * from "./shared/Formats.js"
 export * from "./shared/Ids.js"
+export { nodeVersionProblem, supportedNodeMajor } from "./shared/NodeVersion.js"
 export * from "./shared/Site.js"
 export * from "./shared/Status.js"
 export * as Tenancy from "./shared/Tenancy.js"

@@ -21,7 +21,16 @@ describe("the version of Node.js", () => {
   })
 
   it("the oldest major allowed is every package's engines field", () => {
-    for (const name of ["", "packages/core/", "packages/sql/", "packages/sql-sqlite/", "packages/sql-pg/", "packages/http/"]) {
+    for (
+      const name of [
+        "",
+        "packages/core/",
+        "packages/sql/",
+        "packages/sql-sqlite/",
+        "packages/sql-pg/",
+        "packages/http/"
+      ]
+    ) {
       const manifest = JSON.parse(readFileSync(new URL(`../../../${name}package.json`, import.meta.url), "utf8"))
       assert.strictEqual(manifest.engines?.node, `>=${supportedNodeMajor}`, name)
     }

@@ -122,7 +122,8 @@ export type NewCountRequest = typeof NewCountRequest.Type
 
 const Max = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 1000, {
-    message: () => "must be an integer from 1 to 1000"
+    message: () => "must be an integer from 1 to 1000",
+    jsonSchema: { type: "integer", minimum: 1, maximum: 1000 }
   })
 )
 
@@ -139,7 +140,8 @@ export type PlanCountsRequest = typeof PlanCountsRequest.Type
 
 const Counted = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= maxQuantity, {
-    message: () => `must be an integer from 0 to ${maxQuantity}`
+    message: () => `must be an integer from 0 to ${maxQuantity}`,
+    jsonSchema: { type: "integer", minimum: 0, maximum: maxQuantity }
   })
 )
 

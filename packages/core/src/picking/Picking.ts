@@ -40,7 +40,8 @@ export type TaskQuery = typeof TaskQuery.Type
 
 const PickedQuantity = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 2147483647, {
-    message: () => "must be an integer of at least 0"
+    message: () => "must be an integer of at least 0",
+    jsonSchema: { type: "integer", minimum: 0, maximum: 2147483647 }
   })
 )
 

@@ -31,7 +31,8 @@ const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length
   message: () => "must be a non-empty text of at most 64 characters"
 }))
 const LineNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, {
-  message: () => `must be an integer from 1 to ${maxInteger}`
+  message: () => `must be an integer from 1 to ${maxInteger}`,
+  jsonSchema: { type: "integer", minimum: 1, maximum: maxInteger }
 }))
 
 /** One line of a receipt: how much of pre-advice line `line` arrived, and where. */
