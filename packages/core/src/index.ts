@@ -2,6 +2,7 @@
  * The warehouse domain: entities, rules and the ports a store implements. No I/O.
  */
 // First: the versions of Node.js and effect are checked before the engine's modules run.
+import "./shared/NodeVersion.js"
 export { effectVersionProblem, supportedEffect } from "./shared/EffectVersion.js"
 export * from "./shared/Errors.js"
 export * from "./shared/Events.js"
