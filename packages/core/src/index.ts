@@ -128,3 +128,5 @@ export * from "./webhooks/WebhookTargets.js"
 
 export * from "./idempotency/Idempotency.js"
 export * from "./idempotency/IdempotencyRepository.js"
+
+export * from "./Deprecated.js"
