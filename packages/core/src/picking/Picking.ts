@@ -184,7 +184,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       yield* waves.setOrderStatuses(new Map([[task.order_ref, next.order]]))
       yield* picking.setClaimsetStatus(task.claimset_id, next.claimset)
       yield* waves.setStatus(task.wave_id, next.wave)
-      // A pick at a pick face lowers its level: replenish it in the same transaction (§3.4 R4).
+      // A pick at a pick face lowers its level: replenish it in the same transaction (warehouse cycle §3.4 R4).
       yield* replenishment.afterChange(actor, content.site_id, [{ sku_id: content.sku_id, loc_id: content.loc_id }])
     }, atomically)
 
