@@ -17,9 +17,6 @@ import { ReasonCode } from "../stock/ReasonCode.js"
 /** A count's status: 1 Open, 22 Counting, 23 Pending Approval, 20 Complete, 21 Cancelled. */
 export type CountStatusId = 1 | 20 | 21 | 22 | 23
 
-/** The statuses of a count that is not over: one per location at a time. */
-export const openCountStatuses: ReadonlyArray<CountStatusId> = [1, 22, 23]
-
 /** A count as the store keeps it; instants are UTC ISO. */
 export interface StoredCount {
   readonly id: number

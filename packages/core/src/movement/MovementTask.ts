@@ -108,13 +108,6 @@ export type MoveAllRequest = typeof MoveAllRequest.Type
 export const PutawayRequest = Schema.Struct({ content_id: RecordId })
 export type PutawayRequest = typeof PutawayRequest.Type
 
-/** What putaway made of received stock: the tasks, and what found no room (`POST /preadvices/:id/receive`). */
-export const PutawayReport = Schema.Struct({
-  tasks: Schema.Array(Schema.Number),
-  unplaced: Schema.Array(Schema.Struct({ content_id: Schema.Number, qty: Schema.Number }))
-})
-export type PutawayReport = typeof PutawayReport.Type
-
 /** The filters of `GET /movement-tasks`. */
 export interface MovementTaskFilter {
   /** Open unless given. */

@@ -54,9 +54,6 @@ export const RecordIdFromPath = Schema.String.pipe(
   Schema.compose(Schema.NumberFromString)
 )
 
-/** An optional text on write: absent or null means none. */
-export const OptionalText = Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
-
 /** The service's time zone for every date-time it shows (`WMS_TIMEZONE`, default UTC). */
 export class TimeZone extends Context.Reference<TimeZone>()("@wms/core/TimeZone", {
   defaultValue: () => "UTC"
