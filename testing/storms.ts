@@ -63,7 +63,7 @@ export const must = (status: number, result: CallResult, what: string) =>
  * A storm's start: `processes` bundled servers on its database, an admin's requests to them on
  * `site` (half their POSTs with an `Idempotency-Key`), seeded choices (the seed from `WMS_TEST_SEED`,
  * else the clock), and `record`, which tallies what each kind of request answered and keeps every
- * status `allowed` does not document for it: a 500 or any status of 500 and more among them.
+ * status `allowed` does not document for it. Any answer of 500 or more is kept, recorded or not.
  */
 export const startStorm = (
   database: StormDatabase,
