@@ -5,7 +5,7 @@
  * failures. The counts live in the process: each server of an installation counts its own.
  */
 import { Context } from "effect"
-import { TooManyLogins } from "./api/Errors.js"
+import { TooManyLogins } from "../api/Errors.js"
 
 export interface LoginThrottleOptions {
   readonly maxFailuresPerEmail: number

@@ -6,7 +6,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { type Actor, Administration, Forbidden, Tenancy, type Unauthenticated } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { AdminAuthorization, Authorization, TokenAuthentication } from "../api/Security.js"
-import { missingToken, Tokens } from "../Tokens.js"
+import { missingToken, Tokens } from "./Tokens.js"
 
 const missingSite = new Forbidden({ message: "Missing header site" })
 

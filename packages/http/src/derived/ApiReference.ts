@@ -5,7 +5,7 @@
  */
 import { OpenApi } from "@effect/platform"
 import { criteria, EventTypes, pickTypes, Status, statusDescription, type StatusId, Stock } from "@wms/core"
-import { WarehouseApi } from "./Api.js"
+import { WarehouseApi } from "../Api.js"
 
 /** The JSON Schema keywords the document uses, read loosely: the reference only describes them. */
 interface Node {
@@ -317,7 +317,7 @@ export const apiReference = (intro: string): string => {
   })
 
   return [
-    "<!-- Written by `npm run docs:api` from the API's declaration (packages/http/src/ApiReference.ts) and the",
+    "<!-- Written by `npm run docs:api` from the API's declaration (packages/http/src/derived/ApiReference.ts) and the",
     "introduction in packages/http/scripts/api-intro.md. Do not edit: ApiReference.test.ts fails when it differs. -->",
     "",
     intro.trim(),

@@ -36,9 +36,9 @@ import {
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, ParseResult, Schema, Scope } from "effect"
 import { WarehouseApi } from "../Api.js"
 import { AdminAuthorization } from "../api/Security.js"
-import { tables } from "../handlers/Tables.js"
+import { tables } from "../features/index.js"
 import * as Warehouse from "../Warehouse.js"
-import * as WebhookWorker from "../WebhookWorker.js"
+import * as WebhookWorker from "../workers/WebhookWorker.js"
 import { type Call, methods } from "./FacadeMethods.js"
 
 /** Every service `Warehouse.layer` provides: what `run` may use. */

@@ -22,7 +22,7 @@ import { Context, Effect, type Layer, Option, Schema, type Scope, type Types } f
 import { WarehouseApi } from "../Api.js"
 import { CreatedAt } from "../api/CreatedAt.js"
 import { CurrentActor } from "../api/Security.js"
-import { counts, takesWindow, withTotalCount } from "../TotalCount.js"
+import { counts, takesWindow, withTotalCount } from "../api/TotalCount.js"
 
 type Groups = typeof WarehouseApi extends HttpApi.HttpApi<string, infer G, infer _E, infer _R> ? G : never
 type ApiError = typeof WarehouseApi extends HttpApi.HttpApi<string, infer _G, infer E, infer _R> ? E : never

@@ -16,7 +16,7 @@ import {
 } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { createServer, type Server } from "node:http"
-import * as UnknownFields from "./api/UnknownFields.js"
+import * as UnknownFields from "../api/UnknownFields.js"
 import { bodyTooLarge, responseOf } from "./ErrorResponses.js"
 import * as JsonBody from "./JsonBody.js"
 import { isStreamedRoute } from "./StreamedRoutes.js"

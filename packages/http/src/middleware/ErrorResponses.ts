@@ -7,7 +7,7 @@
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { isWarehouseError } from "@wms/core"
 import { Cause, Effect, Option } from "effect"
-import { PayloadTooLarge, statusOf, TooManyLogins, Unavailable } from "./api/Errors.js"
+import { PayloadTooLarge, statusOf, TooManyLogins, Unavailable } from "../api/Errors.js"
 import { invalidJson, isRefusedBody } from "./JsonBody.js"
 
 type Issue = HttpApiError.HttpApiDecodeError["issues"][number]

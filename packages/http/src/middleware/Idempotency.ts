@@ -26,9 +26,9 @@ import {
 import { IdempotencyRepository, idempotencyWindowMillis, type KeptAnswer, Transactor, type UserId } from "@wms/core"
 import { Clock, Data, Effect, Either, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
-import { WarehouseApi } from "./Api.js"
-import { AdminAuthorization, Authorization, TokenAuthentication } from "./api/Security.js"
-import { isStreamed } from "./api/StreamedBody.js"
+import { WarehouseApi } from "../Api.js"
+import { AdminAuthorization, Authorization, TokenAuthentication } from "../api/Security.js"
+import { isStreamed } from "../api/StreamedBody.js"
 import { responseFor, responseOf } from "./ErrorResponses.js"
 
 /** 1 to 255 visible ASCII characters but `"` and `\`; a key may come quoted, as a structured-field string. */

@@ -3,8 +3,8 @@
  * declaration: the body limit and the JSON checks (`BodyLimit`) pass them by.
  */
 import { HttpApi } from "@effect/platform"
-import { WarehouseApi } from "./Api.js"
-import { isStreamed } from "./api/StreamedBody.js"
+import { WarehouseApi } from "../Api.js"
+import { isStreamed } from "../api/StreamedBody.js"
 
 const routes: Array<{ readonly method: string; readonly pattern: RegExp }> = []
 HttpApi.reflect(WarehouseApi, {

@@ -7,8 +7,8 @@
  */
 import { HttpApi } from "@effect/platform"
 import { Context, Option, type SchemaAST as AST } from "effect"
-import { WarehouseApi } from "./Api.js"
-import { ReadOnlyFields } from "./api/UnknownFields.js"
+import { WarehouseApi } from "../Api.js"
+import { ReadOnlyFields } from "../api/UnknownFields.js"
 
 /** Whether a `Prefer` header asks for strict handling: its first `handling` preference is `strict`. */
 export const prefersStrict = (prefer: string | undefined): boolean => {

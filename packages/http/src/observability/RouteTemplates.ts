@@ -3,7 +3,7 @@
  * from the API declaration: a label for access lines and metrics whose values stay few.
  */
 import { HttpApi } from "@effect/platform"
-import { WarehouseApi } from "./Api.js"
+import { WarehouseApi } from "../Api.js"
 
 const templates: Array<{ readonly method: string; readonly template: string; readonly pattern: RegExp }> = []
 HttpApi.reflect(WarehouseApi, {

@@ -2,7 +2,7 @@
  * The server's configuration, read from environment variables.
  */
 import { Config, LogLevel, type Option, type Redacted } from "effect"
-import type { LoginThrottleOptions } from "./LoginThrottle.js"
+import type { LoginThrottleOptions } from "../auth/LoginThrottle.js"
 
 export interface ServerConfig {
   readonly port: number

@@ -8,18 +8,18 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Administration, SiteId } from "@wms/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { Server } from "node:http"
-import * as AccessLog from "./AccessLog.js"
-import { bodyLimit, createNodeServer } from "./BodyLimit.js"
+import * as AccessLog from "../observability/AccessLog.js"
+import { bodyLimit, createNodeServer } from "../middleware/BodyLimit.js"
 import type { ServerConfig } from "./Config.js"
-import * as HotRoutes from "./derived/HotRoutes.js"
-import * as HttpApiLive from "./HttpApiLive.js"
-import * as LoginThrottle from "./LoginThrottle.js"
-import * as Metrics from "./Metrics.js"
-import * as Readiness from "./Readiness.js"
-import * as Tokens from "./Tokens.js"
-import * as Tracing from "./Tracing.js"
-import * as Warehouse from "./Warehouse.js"
-import * as WebhookWorker from "./WebhookWorker.js"
+import * as HotRoutes from "../derived/HotRoutes.js"
+import * as HttpApiLive from "../derived/HttpApiLive.js"
+import * as LoginThrottle from "../auth/LoginThrottle.js"
+import * as Metrics from "../observability/Metrics.js"
+import * as Readiness from "../features/system/Readiness.js"
+import * as Tokens from "../auth/Tokens.js"
+import * as Tracing from "../observability/Tracing.js"
+import * as Warehouse from "../Warehouse.js"
+import * as WebhookWorker from "../workers/WebhookWorker.js"
 
 /** Creates the first site and admin on an empty database; prints a generated password once. */
 export const bootstrap = (config: ServerConfig) =>
@@ -42,7 +42,7 @@ export const bootstrap = (config: ServerConfig) =>
     })
   }))
 
-export { createNodeServer } from "./BodyLimit.js"
+export { createNodeServer } from "../middleware/BodyLimit.js"
 
 const services = (config: ServerConfig) =>
   Layer.mergeAll(Tokens.layer(config.jwtSecret), bootstrap(config), WebhookWorker.layer).pipe(

@@ -20,9 +20,9 @@ import {
   UserNotFound
 } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire } from "./Errors.js"
-import { AdminAuthorization } from "./Security.js"
-import { ReadOnlyFields } from "./UnknownFields.js"
+import { onTheWire } from "../../api/Errors.js"
+import { AdminAuthorization } from "../../api/Security.js"
+import { ReadOnlyFields } from "../../api/UnknownFields.js"
 
 export const SiteRecord = Schema.Struct({
   site_id: Schema.String,

@@ -1,6 +1,6 @@
 import { Administration, inWindow, SiteSettingsService } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const AdminTable = Effect.map(
   Effect.all([Administration, SiteSettingsService]),

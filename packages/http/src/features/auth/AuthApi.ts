@@ -4,8 +4,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { PasswordChange, UserNotFound } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire, TooManyLogins, Unauthorized } from "./Errors.js"
-import { TokenAuthentication } from "./Security.js"
+import { onTheWire, TooManyLogins, Unauthorized } from "../../api/Errors.js"
+import { TokenAuthentication } from "../../api/Security.js"
 
 export const LoginRequest = Schema.Struct({
   email: Schema.String,

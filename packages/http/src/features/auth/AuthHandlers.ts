@@ -1,10 +1,10 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Administration, normalizeEmail } from "@wms/core"
 import { Clock, Effect, Option } from "effect"
-import { WarehouseApi } from "../Api.js"
-import { CurrentPrincipal } from "../api/Security.js"
-import * as LoginThrottle from "../LoginThrottle.js"
-import { tokenLifetime, Tokens } from "../Tokens.js"
+import { WarehouseApi } from "../../Api.js"
+import { CurrentPrincipal } from "../../api/Security.js"
+import * as LoginThrottle from "../../auth/LoginThrottle.js"
+import { tokenLifetime, Tokens } from "../../auth/Tokens.js"
 
 export const AuthHandlers = HttpApiBuilder.group(WarehouseApi, "auth", (handlers) =>
   Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { Carriers } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const CarriersTable = Effect.map(Carriers, (carriers) => ({
   listCarriers: (actor, { urlParams }) => carriers.list(actor, urlParams),

@@ -20,10 +20,10 @@ import {
   RecordIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
-import { returned } from "./CreatedAt.js"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
-import { ReadOnlyFields } from "./UnknownFields.js"
+import { returned } from "../../api/CreatedAt.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
+import { ReadOnlyFields } from "../../api/UnknownFields.js"
 
 const id = HttpApiSchema.param("id", RecordIdFromPath)
 

@@ -1,6 +1,6 @@
 import { Counts, defaultPlanSize } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const CountsTable = Effect.map(Counts, (counts) => ({
   listCounts: (actor, { urlParams }) => counts.list(actor, urlParams),

@@ -8,11 +8,11 @@ import * as NodeStream from "@effect/platform-node/NodeStream"
 import { InvalidInput } from "@wms/core"
 import { Effect, Layer, Stream } from "effect"
 import { Readable } from "node:stream"
-import { WarehouseApi } from "../Api.js"
-import { kindOf } from "../api/ImportExportApi.js"
-import { CurrentActor } from "../api/Security.js"
-import { Bulk } from "../bulk/Bulk.js"
-import { formatOfAccept, formatOfContentType, mediaTypes } from "../bulk/Kinds.js"
+import { WarehouseApi } from "../../Api.js"
+import { kindOf } from "./ImportExportApi.js"
+import { CurrentActor } from "../../api/Security.js"
+import { Bulk } from "./Bulk.js"
+import { formatOfAccept, formatOfContentType, mediaTypes } from "./Kinds.js"
 
 const unreadableBody = new InvalidInput({ message: "Request body could not be read" })
 

@@ -19,7 +19,7 @@ import {
   Sku
 } from "@wms/core"
 import { Schema, SchemaAST as AST } from "effect"
-import { OverviewRecord } from "../api/InventoryApi.js"
+import { OverviewRecord } from "../inventory/InventoryApi.js"
 
 export const kinds = ["skus", "customers", "suppliers", "carriers", "orders", "preadvices", "stock"] as const
 export type Kind = (typeof kinds)[number]

@@ -16,8 +16,8 @@ import {
   TransactionNotFound
 } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
 
 const Text = Schema.String
 const NullableText = Schema.NullOr(Schema.String)

@@ -1,6 +1,6 @@
 import { Inventory, inWindow } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const InventoryTable = Effect.map(Inventory, (inventory) => ({
   overview: (actor, { urlParams }) => inWindow(inventory.overview(actor), urlParams),

@@ -19,10 +19,10 @@ import {
   TextIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
-import { given } from "./CreatedAt.js"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
-import { ReadOnlyFields } from "./UnknownFields.js"
+import { given } from "../../api/CreatedAt.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
+import { ReadOnlyFields } from "../../api/UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: TextIdFromPath })
 

@@ -1,6 +1,6 @@
 import { Locations, MovementTasks } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const LocationsTable = Effect.map(Effect.all([Locations, MovementTasks]), ([locations, tasks]) => ({
   listLocations: (actor, { urlParams }) => locations.list(actor, urlParams),

@@ -1,6 +1,6 @@
 import { MovementTasks } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const MovementTasksTable = Effect.map(MovementTasks, (tasks) => ({
   listMovementTasks: (actor, { urlParams }) => tasks.list(actor, urlParams),

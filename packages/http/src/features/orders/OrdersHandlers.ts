@@ -1,6 +1,6 @@
 import { inWindow, Orders } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const OrdersTable = Effect.map(Orders, (orders) => ({
   listOrders: (actor, { urlParams }) => inWindow(orders.list(actor, { lines: urlParams.lines !== "false" }), urlParams),

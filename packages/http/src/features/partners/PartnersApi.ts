@@ -15,10 +15,10 @@ import {
   type WarehouseError
 } from "@wms/core"
 import { Schema } from "effect"
-import { generated } from "./CreatedAt.js"
-import { type ErrorClass, onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
-import { ReadOnlyFields } from "./UnknownFields.js"
+import { generated } from "../../api/CreatedAt.js"
+import { type ErrorClass, onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
+import { ReadOnlyFields } from "../../api/UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 

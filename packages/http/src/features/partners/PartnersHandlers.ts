@@ -1,6 +1,6 @@
 import { Partners } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const CustomersTable = Effect.map(Partners, ({ customers }) => ({
   listCustomers: (actor, { urlParams }) => customers.list(actor, urlParams),

@@ -16,9 +16,9 @@ import {
   TextIdFromPath
 } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
-import { ReadOnlyFields } from "./UnknownFields.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
+import { ReadOnlyFields } from "../../api/UnknownFields.js"
 
 const skuId = HttpApiSchema.param("sku_id", TextIdFromPath)
 const locId = HttpApiSchema.param("loc_id", TextIdFromPath)

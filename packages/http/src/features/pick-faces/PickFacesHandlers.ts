@@ -1,6 +1,6 @@
 import { PickFaces, Replenishment } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const PickFacesTable = Effect.map(PickFaces, (faces) => ({
   listPickFaces: (actor, { urlParams }) => faces.list(actor, urlParams),

@@ -15,9 +15,9 @@ import {
   TaskQuery
 } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
-import { Task } from "./WavesApi.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
+import { Task } from "../waves/WavesApi.js"
 
 export class PickingApi extends HttpApiGroup.make("picking")
   .add(

@@ -1,6 +1,6 @@
 import { Picking } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const PickingTable = Effect.map(Picking, (picking) => ({
   tasks: (actor, { urlParams }) => picking.tasks(actor, urlParams),

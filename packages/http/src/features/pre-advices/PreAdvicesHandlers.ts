@@ -1,6 +1,6 @@
 import { PreAdvices } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const PreAdvicesTable = Effect.map(PreAdvices, (preAdvices) => ({
   listPreAdvices: (actor, { urlParams }) => preAdvices.list(actor, urlParams),

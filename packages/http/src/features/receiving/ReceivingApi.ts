@@ -11,8 +11,8 @@ import {
   ReceiptRequest
 } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
 
 export class ReceivingApi extends HttpApiGroup.make("receiving")
   .add(

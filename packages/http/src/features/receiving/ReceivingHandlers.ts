@@ -1,6 +1,6 @@
 import { Receiving } from "@wms/core"
 import { Effect, Option } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const ReceivingTable = Effect.map(Receiving, (receiving) => ({
   // With putaway, 200 with its report; without, 204 as before putaway existed.

@@ -1,6 +1,6 @@
 import { inWindow, pickMethods, SkuGroups, Skus } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const SkusTable = Effect.map(Skus, (skus) => ({
   listSkus: (actor, { urlParams }) => skus.list(actor, urlParams),

@@ -3,7 +3,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Unavailable } from "./Errors.js"
+import { Unavailable } from "../../api/Errors.js"
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(

@@ -1,9 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { WarehouseApi } from "../Api.js"
-import { Unavailable } from "../api/Errors.js"
-import { Readiness } from "../Readiness.js"
+import { WarehouseApi } from "../../Api.js"
+import { Unavailable } from "../../api/Errors.js"
+import { Readiness } from "./Readiness.js"
 
 export const SystemHandlers = HttpApiBuilder.group(WarehouseApi, "system", (handlers) =>
   Effect.gen(function*() {

@@ -4,10 +4,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListWindow, RecordIdFromPath, WaveDefinition, WaveDefinitionInput, WaveDefinitionNotFound } from "@wms/core"
 import { Schema } from "effect"
-import { generated } from "./CreatedAt.js"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
-import { ReadOnlyFields } from "./UnknownFields.js"
+import { generated } from "../../api/CreatedAt.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
+import { ReadOnlyFields } from "../../api/UnknownFields.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 

@@ -1,6 +1,6 @@
 import { WaveDefinitions } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const WaveDefinitionsTable = Effect.map(WaveDefinitions, (definitions) => ({
   listWaveDefinitions: (actor, { urlParams }) => definitions.list(actor, urlParams),

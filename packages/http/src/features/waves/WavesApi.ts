@@ -14,8 +14,8 @@ import {
   WaveStarted
 } from "@wms/core"
 import { Schema } from "effect"
-import { onTheWire } from "./Errors.js"
-import { Authorization } from "./Security.js"
+import { onTheWire } from "../../api/Errors.js"
+import { Authorization } from "../../api/Security.js"
 
 const NullableText = Schema.NullOr(Schema.String)
 

@@ -1,6 +1,6 @@
 import { inWindow, Waves } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const WavesTable = Effect.map(Waves, (waves) => ({
   create: (actor, { payload }) => waves.create(actor, payload.wavedef_id),

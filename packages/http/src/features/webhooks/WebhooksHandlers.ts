@@ -1,6 +1,6 @@
 import { Webhooks } from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "./Table.js"
+import type { Table } from "../Table.js"
 
 export const WebhooksTable = Effect.map(Webhooks, (webhooks) => ({
   listWebhooks: (actor, { urlParams }) => webhooks.list(actor, urlParams),
