@@ -7,9 +7,9 @@
  * `Authorization` checks besides the token is added here; the checks themselves stay in the middleware.
  */
 import { HttpApi, type HttpApiGroup } from "@effect/platform"
-import { documentTotalCount } from "./TotalCount.js"
 import { AdminAuthorization, Authorization } from "./Security.js"
 import { isStreamed } from "./StreamedBody.js"
+import { documentTotalCount } from "./TotalCount.js"
 
 type Json = any
 

@@ -13,7 +13,7 @@
  * await wms.close()
  * ```
  *
- * Each method calls an endpoint's entry in its feature's table (`handlers/Tables.ts`), after the
+ * Each method calls an endpoint's entry in its feature's table (`features/index.ts`), after the
  * checks the server makes, taken from the API declaration: the caller's scope (and admin rights
  * for an admin group), then the endpoint's path, body and query schemas, so a bad input rejects
  * with the same 400 message (`Missing field order_id`). Bodies are the REST API's JSON; path and
@@ -36,7 +36,8 @@ import {
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, ParseResult, Schema, Scope } from "effect"
 import { WarehouseApi } from "../Api.js"
 import { AdminAuthorization } from "../api/Security.js"
-import { tables } from "../features/index.js"
+import type { Feature, HandlersOf } from "../features/Feature.js"
+import { features } from "../features/index.js"
 import * as Warehouse from "../Warehouse.js"
 import * as WebhookWorker from "../workers/WebhookWorker.js"
 import { type Call, methods } from "./FacadeMethods.js"
@@ -70,8 +71,25 @@ export interface CreateWarehouseOptions extends Warehouse.WarehouseOptions {
   readonly worker?: boolean
 }
 
-/** The tables as built on the warehouse's services. */
-type Tables = { readonly [G in keyof typeof tables]: Effect.Effect.Success<(typeof tables)[G]> }
+/** The features whose handlers are a table, the groups the facade offers. */
+type TableFeature = Extract<
+  (typeof features)[number],
+  Feature<any, Effect.Effect<any, any, any>>
+>
+
+/** The tables as built on the warehouse's services, by group name. */
+type Tables = {
+  readonly [F in TableFeature as F["group"]["identifier"]]: Effect.Effect.Success<HandlersOf<F>>
+}
+
+/** The tables of the features, on the warehouse's services: the groups with a caller. */
+const loadTables = async () => {
+  const loaded = await Promise.all(features.map(async ({ group, handlers }) => [group.identifier, await handlers()]))
+  return Object.fromEntries(loaded.filter(([, handlers]) => Effect.isEffect(handlers))) as Record<
+    string,
+    Effect.Effect<Entries[string], never, WarehouseServices>
+  >
+}
 
 /** What the table entry behind a method succeeds with. */
 type Result<G, E> = G extends keyof Tables ?
@@ -231,7 +249,7 @@ export const createWarehouse = async (options: CreateWarehouseOptions): Promise<
   const site = options.site ?? "main"
   let endpoints: ReadonlyMap<string, Checked>
   try {
-    endpoints = checkedEndpoints(await run(Effect.all(tables)))
+    endpoints = checkedEndpoints(await run(Effect.all(await loadTables())))
     await run(ensureSite(site))
   } catch (error) {
     await runtime.dispose()

@@ -50,7 +50,8 @@ import type {
   WebhookInput
 } from "@wms/core"
 import type { Schema, Types } from "effect"
-import type { Endpoint, EndpointName, GroupName, Input } from "../features/Table.js"
+import type { Endpoint, EndpointName, GroupName } from "../Api.js"
+import type { Input } from "../features/Table.js"
 
 /** An endpoint's input as a method's arguments give it: path and query values as typed, the body as JSON. */
 export type Given<E extends HttpApiEndpoint.HttpApiEndpoint.Any> = Types.Simplify<

@@ -2,47 +2,45 @@
  * The API with its handlers, as a layer that any @effect/platform server can serve: the bundled
  * one (`Server.ts`) or an application's own, with `HttpApiBuilder.serve()` or `toWebHandler`.
  */
-import { HttpApiBuilder, type HttpApp, type HttpRouter, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, type HttpApiGroup, type HttpApp, type HttpRouter, HttpServerRequest } from "@effect/platform"
 import type { Actor, Forbidden, Unauthenticated } from "@wms/core"
-import { Effect, Layer } from "effect"
-import { WarehouseApi } from "../Api.js"
+import { Effect, Layer, type Scope } from "effect"
+import { type GroupName, WarehouseApi } from "../Api.js"
 import { Authorization } from "../api/Security.js"
+import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } from "../auth/SecurityLive.js"
+import type { HandlersOf } from "../features/Feature.js"
+import { features } from "../features/index.js"
 import { bodyLimit } from "../middleware/BodyLimit.js"
 import * as ErrorResponses from "../middleware/ErrorResponses.js"
-import { AuthHandlers } from "../features/auth/AuthHandlers.js"
-import { ImportExportHandlers } from "../features/import-export/ImportExportHandlers.js"
-import { AdminAuthorizationLive, AuthorizationLive, TokenAuthenticationLive } from "../auth/SecurityLive.js"
-import { SystemHandlers } from "../features/system/SystemHandlers.js"
-import { toHttpApi } from "../features/Table.js"
-import { tables } from "../features/index.js"
 import * as Idempotency from "../middleware/Idempotency.js"
+import { type Entries, toHttpApi } from "./TableHandlers.js"
 
-/** The handlers of every group: those that need no caller, and the features' tables. */
+/** What a feature's handlers need, and how they may fail to be built. */
+type Needs<H> = H extends Effect.Effect<infer _A, infer _E, infer R> ? R
+  : H extends (handlers: never) => infer Return ? HttpApiBuilder.Handlers.Context<Return>
+  : never
+type Fails<H> = H extends Effect.Effect<infer _A, infer E, infer _R> ? E
+  : H extends (handlers: never) => infer Return ? HttpApiBuilder.Handlers.Error<Return>
+  : never
+
+type Handlers = HandlersOf<(typeof features)[number]>
+type Middleware = HttpApiGroup.HttpApiGroup.Middleware<(typeof features)[number]["group"]>
+
+/** The handlers of a feature's group: its table through `toHttpApi`, or the platform's builder. */
+const handlersOf = ({ group, handlers }: (typeof features)[number]) =>
+  Layer.unwrapEffect(Effect.map(Effect.promise<unknown>(handlers), (loaded) =>
+    Effect.isEffect(loaded)
+      ? toHttpApi(group.identifier, loaded as Effect.Effect<Entries, unknown, unknown>)
+      : HttpApiBuilder.group(WarehouseApi, group.identifier as GroupName, loaded as never)))
+
+/** The handlers of every group, from the features. */
 const handlers = Layer.mergeAll(
-  SystemHandlers,
-  AuthHandlers,
-  toHttpApi("admin", tables.admin),
-  toHttpApi("orders", tables.orders),
-  toHttpApi("preadvices", tables.preadvices),
-  toHttpApi("customers", tables.customers),
-  toHttpApi("suppliers", tables.suppliers),
-  toHttpApi("carriers", tables.carriers),
-  toHttpApi("skus", tables.skus),
-  toHttpApi("skugroups", tables.skugroups),
-  toHttpApi("pickmethods", tables.pickmethods),
-  toHttpApi("inventory", tables.inventory),
-  toHttpApi("receiving", tables.receiving),
-  toHttpApi("locations", tables.locations),
-  toHttpApi("movementTasks", tables.movementTasks),
-  toHttpApi("counts", tables.counts),
-  toHttpApi("pickFaces", tables.pickFaces),
-  toHttpApi("replenishment", tables.replenishment),
-  toHttpApi("waveDefinitions", tables.waveDefinitions),
-  toHttpApi("waves", tables.waves),
-  toHttpApi("picking", tables.picking),
-  toHttpApi("webhooks", tables.webhooks),
-  ImportExportHandlers
-)
+  ...(features.map(handlersOf) as [ReturnType<typeof handlersOf>])
+) as Layer.Layer<
+  HttpApiGroup.ApiGroup<"warehouse", GroupName>,
+  Fails<Handlers>,
+  Exclude<Needs<Handlers> | Middleware, Scope.Scope>
+>
 
 const withAuthorization = <R>(authorization: Layer.Layer<Authorization, never, R>) => {
   const security = Layer.merge(AdminAuthorizationLive.pipe(Layer.provideMerge(authorization)), TokenAuthenticationLive)

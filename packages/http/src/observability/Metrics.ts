@@ -9,8 +9,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client"
-import { responseOf } from "../middleware/ErrorResponses.js"
 import { invalidToken, missingToken } from "../auth/Tokens.js"
+import { responseOf } from "../middleware/ErrorResponses.js"
 
 const durationBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 

@@ -1,6 +1,7 @@
 import { Administration, inWindow, SiteSettingsService } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { AdminApi } from "./AdminApi.js"
 
 export const AdminTable = Effect.map(
   Effect.all([Administration, SiteSettingsService]),
@@ -15,5 +16,5 @@ export const AdminTable = Effect.map(
     createUser: (actor, { payload }) => administration.createUser(actor, payload),
     updateUser: (actor, { path, payload }) => administration.updateUser(actor, path.userId, payload),
     deleteUser: (actor, { path }) => administration.deleteUser(actor, path.userId)
-  } satisfies Table<"admin">)
+  } satisfies Table<typeof AdminApi>)
 )

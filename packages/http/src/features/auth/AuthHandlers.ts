@@ -1,12 +1,13 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { Administration, normalizeEmail } from "@wms/core"
 import { Clock, Effect, Option } from "effect"
-import { WarehouseApi } from "../../Api.js"
 import { CurrentPrincipal } from "../../api/Security.js"
 import * as LoginThrottle from "../../auth/LoginThrottle.js"
 import { tokenLifetime, Tokens } from "../../auth/Tokens.js"
+import { groupHandlers } from "../Feature.js"
+import { AuthApi } from "./AuthApi.js"
 
-export const AuthHandlers = HttpApiBuilder.group(WarehouseApi, "auth", (handlers) =>
+export const AuthHandlers = groupHandlers(AuthApi)((handlers) =>
   Effect.gen(function*() {
     const administration = yield* Administration
     const tokens = yield* Tokens
@@ -39,4 +40,5 @@ export const AuthHandlers = HttpApiBuilder.group(WarehouseApi, "auth", (handlers
       .handle("changePassword", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           administration.changePassword(principal, payload)))
-  }))
+  })
+)

@@ -1,6 +1,7 @@
 import { Carriers } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { CarriersApi } from "./CarriersApi.js"
 
 export const CarriersTable = Effect.map(Carriers, (carriers) => ({
   listCarriers: (actor, { urlParams }) => carriers.list(actor, urlParams),
@@ -8,4 +9,4 @@ export const CarriersTable = Effect.map(Carriers, (carriers) => ({
   getCarrier: (actor, { path }) => carriers.get(actor, path.id),
   updateCarrier: (actor, { path, payload }) => carriers.update(actor, path.id, payload),
   deleteCarrier: (actor, { path }) => carriers.remove(actor, path.id)
-} satisfies Table<"carriers">))
+} satisfies Table<typeof CarriersApi>))

@@ -1,6 +1,7 @@
 import { Counts, defaultPlanSize } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { CountsApi } from "./CountsApi.js"
 
 export const CountsTable = Effect.map(Counts, (counts) => ({
   listCounts: (actor, { urlParams }) => counts.list(actor, urlParams),
@@ -14,4 +15,4 @@ export const CountsTable = Effect.map(Counts, (counts) => ({
   approveCount: (actor, { path, payload }) => counts.approve(actor, path.id, payload),
   recountCount: (actor, { path }) => counts.recount(actor, path.id),
   cancelCount: (actor, { path }) => counts.cancel(actor, path.id)
-} satisfies Table<"counts">))
+} satisfies Table<typeof CountsApi>))

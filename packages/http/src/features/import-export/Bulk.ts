@@ -31,7 +31,7 @@ import {
 import { stringify } from "csv-stringify/sync"
 import { Chunk, Effect, Option, Stream } from "effect"
 import type { Readable } from "node:stream"
-import { bodyProblem } from "../../middleware/JsonBody.js"
+import { bodyProblem } from "../../api/BodyProblem.js"
 import { type Format, type Kind, linesField, recordColumns, type Shape, shapes } from "./Kinds.js"
 import { type ImportReport, type RowError, Tally } from "./Report.js"
 import { entries, type Entry } from "./Rows.js"

@@ -6,11 +6,11 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Context, Effect, Schema } from "effect"
-import { formats, isKind, type Kind, kinds, mediaTypes } from "./Kinds.js"
-import { ImportReport, maxListedErrors } from "./Report.js"
 import { onTheWire } from "../../api/Errors.js"
 import { Authorization } from "../../api/Security.js"
 import { StreamedBody } from "../../api/StreamedBody.js"
+import { formats, isKind, type Kind, kinds, mediaTypes } from "./Kinds.js"
+import { ImportReport, maxListedErrors } from "./Report.js"
 
 /** A kind the path names that is none of `kinds`: 404, as a route that does not exist. */
 export class UnknownKind extends Schema.TaggedError<UnknownKind>()("UnknownKind", { kind: Schema.String }) {

@@ -3,15 +3,15 @@
  * body (`StreamedBody`) and the export answers with a stream, so the group has no table of the
  * facade's kind (`Table.ts`), whose entries take decoded input and answer values.
  */
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import { InvalidInput } from "@wms/core"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { Readable } from "node:stream"
-import { WarehouseApi } from "../../Api.js"
-import { kindOf } from "./ImportExportApi.js"
 import { CurrentActor } from "../../api/Security.js"
+import { groupHandlers } from "../Feature.js"
 import { Bulk } from "./Bulk.js"
+import { ImportExportApi, kindOf } from "./ImportExportApi.js"
 import { formatOfAccept, formatOfContentType, mediaTypes } from "./Kinds.js"
 
 const unreadableBody = new InvalidInput({ message: "Request body could not be read" })
@@ -26,36 +26,33 @@ const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
     ? Effect.succeed(request.source)
     : NodeStream.toReadable(Stream.mapError(request.stream, () => unreadableBody))
 
-export const ImportExportHandlers = HttpApiBuilder.group(
-  WarehouseApi,
-  "bulk",
-  (handlers) =>
-    Effect.map(Bulk, (bulk) =>
-      handlers
-        .handle("importRecords", ({ path, request }) =>
-          Effect.gen(function*() {
-            const actor = yield* CurrentActor
-            const kind = yield* kindOf(path.kind)
-            const format = formatOfContentType(request.headers["content-type"])
-            if (format === undefined) {
-              return yield* new InvalidInput({ message: "Content-Type must be text/csv or application/x-ndjson" })
-            }
-            if (request.headers["idempotency-key"] !== undefined) {
-              return yield* new InvalidInput({
-                message: "Idempotency-Key is not taken by an import: its rows are written as they are read"
-              })
-            }
-            return yield* bulk.importRecords(actor, kind, format, yield* bodyOf(request))
-          }))
-        .handle("exportRecords", ({ path, request, urlParams }) =>
-          Effect.gen(function*() {
-            const actor = yield* CurrentActor
-            const kind = yield* kindOf(path.kind)
-            const format = urlParams.format ?? formatOfAccept(request.headers.accept) ?? "csv"
-            const extension = format === "csv" ? "csv" : "ndjson"
-            return HttpServerResponse.stream(Stream.encodeText(bulk.exportRecords(actor, kind, format)), {
-              contentType: format === "csv" ? `${mediaTypes.csv}; charset=utf-8` : mediaTypes.ndjson,
-              headers: { "content-disposition": `attachment; filename="${kind}.${extension}"` }
+export const ImportExportHandlers = groupHandlers(ImportExportApi)((handlers) =>
+  Effect.map(Bulk, (bulk) =>
+    handlers
+      .handle("importRecords", ({ path, request }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const kind = yield* kindOf(path.kind)
+          const format = formatOfContentType(request.headers["content-type"])
+          if (format === undefined) {
+            return yield* new InvalidInput({ message: "Content-Type must be text/csv or application/x-ndjson" })
+          }
+          if (request.headers["idempotency-key"] !== undefined) {
+            return yield* new InvalidInput({
+              message: "Idempotency-Key is not taken by an import: its rows are written as they are read"
             })
-          })))
-).pipe(Layer.provide(Bulk.Default))
+          }
+          return yield* bulk.importRecords(actor, kind, format, yield* bodyOf(request))
+        }))
+      .handle("exportRecords", ({ path, request, urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const kind = yield* kindOf(path.kind)
+          const format = urlParams.format ?? formatOfAccept(request.headers.accept) ?? "csv"
+          const extension = format === "csv" ? "csv" : "ndjson"
+          return HttpServerResponse.stream(Stream.encodeText(bulk.exportRecords(actor, kind, format)), {
+            contentType: format === "csv" ? `${mediaTypes.csv}; charset=utf-8` : mediaTypes.ndjson,
+            headers: { "content-disposition": `attachment; filename="${kind}.${extension}"` }
+          })
+        }))).pipe(Effect.provide(Bulk.Default))
+)

@@ -1,6 +1,7 @@
 import { Inventory, inWindow } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { InventoryApi } from "./InventoryApi.js"
 
 export const InventoryTable = Effect.map(Inventory, (inventory) => ({
   overview: (actor, { urlParams }) => inWindow(inventory.overview(actor), urlParams),
@@ -10,4 +11,4 @@ export const InventoryTable = Effect.map(Inventory, (inventory) => ({
   lostAndFound: (actor, { urlParams }) => inWindow(inventory.lostAndFound(actor), urlParams),
   lostAndFoundItem: (actor, { path }) => inventory.lostAndFoundItem(actor, path.id),
   adjust: (actor, { payload }) => inventory.adjust(actor, payload)
-} satisfies Table<"inventory">))
+} satisfies Table<typeof InventoryApi>))

@@ -1,6 +1,7 @@
 import { Locations, MovementTasks } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { LocationsApi } from "./LocationsApi.js"
 
 export const LocationsTable = Effect.map(Effect.all([Locations, MovementTasks]), ([locations, tasks]) => ({
   listLocations: (actor, { urlParams }) => locations.list(actor, urlParams),
@@ -9,4 +10,4 @@ export const LocationsTable = Effect.map(Effect.all([Locations, MovementTasks]),
   updateLocation: (actor, { path, payload }) => locations.replace(actor, path.id, payload),
   deleteLocation: (actor, { path }) => locations.remove(actor, path.id),
   moveAll: (actor, { path, payload }) => tasks.moveAll(actor, path.id, payload)
-} satisfies Table<"locations">))
+} satisfies Table<typeof LocationsApi>))

@@ -1,6 +1,7 @@
 import { MovementTasks } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { MovementTasksApi } from "./MovementTasksApi.js"
 
 export const MovementTasksTable = Effect.map(MovementTasks, (tasks) => ({
   listMovementTasks: (actor, { urlParams }) => tasks.list(actor, urlParams),
@@ -11,4 +12,4 @@ export const MovementTasksTable = Effect.map(MovementTasks, (tasks) => ({
     tasks.confirm(actor, path.id, payload ?? { qty: null, to_loc_id: null }),
   cancelMovementTask: (actor, { path }) => tasks.cancel(actor, path.id),
   createPutawayTasks: (actor, { payload }) => tasks.putaway(actor, payload)
-} satisfies Table<"movementTasks">))
+} satisfies Table<typeof MovementTasksApi>))

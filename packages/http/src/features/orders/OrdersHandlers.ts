@@ -1,6 +1,7 @@
 import { inWindow, Orders } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { OrdersApi } from "./OrdersApi.js"
 
 export const OrdersTable = Effect.map(Orders, (orders) => ({
   listOrders: (actor, { urlParams }) => inWindow(orders.list(actor, { lines: urlParams.lines !== "false" }), urlParams),
@@ -13,4 +14,4 @@ export const OrdersTable = Effect.map(Orders, (orders) => ({
   getOrderLine: (actor, { path }) => orders.getLine(actor, path.id, path.line_id),
   updateOrderLine: (actor, { path, payload }) => orders.updateLine(actor, path.id, path.line_id, payload),
   deleteOrderLine: (actor, { path }) => orders.removeLine(actor, path.id, path.line_id)
-} satisfies Table<"orders">))
+} satisfies Table<typeof OrdersApi>))

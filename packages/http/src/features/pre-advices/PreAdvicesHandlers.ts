@@ -1,6 +1,7 @@
 import { PreAdvices } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { PreAdvicesApi } from "./PreAdvicesApi.js"
 
 export const PreAdvicesTable = Effect.map(PreAdvices, (preAdvices) => ({
   listPreAdvices: (actor, { urlParams }) => preAdvices.list(actor, urlParams),
@@ -13,4 +14,4 @@ export const PreAdvicesTable = Effect.map(PreAdvices, (preAdvices) => ({
   getPreAdviceLine: (actor, { path }) => preAdvices.getLine(actor, path.id, path.line_id),
   updatePreAdviceLine: (actor, { path, payload }) => preAdvices.updateLine(actor, path.id, path.line_id, payload),
   deletePreAdviceLine: (actor, { path }) => preAdvices.removeLine(actor, path.id, path.line_id)
-} satisfies Table<"preadvices">))
+} satisfies Table<typeof PreAdvicesApi>))

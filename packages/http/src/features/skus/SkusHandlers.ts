@@ -1,13 +1,14 @@
 import { inWindow, pickMethods, SkuGroups, Skus } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { PickMethodsApi, SkuGroupsApi, SkusApi } from "./SkusApi.js"
 
 export const SkusTable = Effect.map(Skus, (skus) => ({
   listSkus: (actor, { urlParams }) => skus.list(actor, urlParams),
   createSku: (actor, { payload }) => skus.create(actor, payload),
   getSku: (actor, { path }) => skus.get(actor, path.id),
   updateSku: (actor, { path, payload }) => skus.upsert(actor, path.id, payload)
-} satisfies Table<"skus">))
+} satisfies Table<typeof SkusApi>))
 
 export const SkuGroupsTable = Effect.map(SkuGroups, (groups) => ({
   listSkuGroups: (actor, { urlParams }) => groups.list(actor, urlParams),
@@ -15,11 +16,11 @@ export const SkuGroupsTable = Effect.map(SkuGroups, (groups) => ({
   getSkuGroup: (actor, { path }) => groups.get(actor, path.id),
   updateSkuGroup: (actor, { path, payload }) => groups.update(actor, path.id, payload),
   deleteSkuGroup: (actor, { path }) => groups.remove(actor, path.id)
-} satisfies Table<"skugroups">))
+} satisfies Table<typeof SkuGroupsApi>))
 
 /** The pick methods are fixed: the same for every caller the group's security lets through. */
 export const PickMethodsTable = Effect.succeed(
   {
     listPickMethods: (_actor, { urlParams }) => inWindow(Effect.succeed(pickMethods), urlParams)
-  } satisfies Table<"pickmethods">
+  } satisfies Table<typeof PickMethodsApi>
 )

@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { WarehouseApi } from "../../Api.js"
 import { Unavailable } from "../../api/Errors.js"
+import { groupHandlers } from "../Feature.js"
 import { Readiness } from "./Readiness.js"
+import { SystemApi } from "./SystemApi.js"
 
-export const SystemHandlers = HttpApiBuilder.group(WarehouseApi, "system", (handlers) =>
+export const SystemHandlers = groupHandlers(SystemApi)((handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const readiness = yield* Readiness
@@ -24,4 +24,5 @@ export const SystemHandlers = HttpApiBuilder.group(WarehouseApi, "system", (hand
           yield* databaseAnswers
           return { status: "ready" as const }
         }))
-  }))
+  })
+)

@@ -1,6 +1,7 @@
 import { WaveDefinitions } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { WaveDefinitionsApi } from "./WaveDefinitionsApi.js"
 
 export const WaveDefinitionsTable = Effect.map(WaveDefinitions, (definitions) => ({
   listWaveDefinitions: (actor, { urlParams }) => definitions.list(actor, urlParams),
@@ -8,4 +9,4 @@ export const WaveDefinitionsTable = Effect.map(WaveDefinitions, (definitions) =>
   getWaveDefinition: (actor, { path }) => definitions.get(actor, path.id),
   updateWaveDefinition: (actor, { path, payload }) => definitions.update(actor, path.id, payload),
   deleteWaveDefinition: (actor, { path }) => definitions.remove(actor, path.id)
-} satisfies Table<"waveDefinitions">))
+} satisfies Table<typeof WaveDefinitionsApi>))

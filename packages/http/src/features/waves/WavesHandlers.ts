@@ -1,6 +1,7 @@
 import { inWindow, Waves } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { WavesApi } from "./WavesApi.js"
 
 export const WavesTable = Effect.map(Waves, (waves) => ({
   create: (actor, { payload }) => waves.create(actor, payload.wavedef_id),
@@ -12,4 +13,4 @@ export const WavesTable = Effect.map(Waves, (waves) => ({
   claimsets: (actor, { path, urlParams }) => inWindow(waves.claimsets(actor, path.id), urlParams),
   claims: (actor, { path, urlParams }) => inWindow(waves.claims(actor, path.id), urlParams),
   tasks: (actor, { path, urlParams }) => inWindow(waves.tasks(actor, path.id), urlParams)
-} satisfies Table<"waves">))
+} satisfies Table<typeof WavesApi>))

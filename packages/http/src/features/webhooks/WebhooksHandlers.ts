@@ -1,6 +1,7 @@
 import { Webhooks } from "@wms/core"
 import { Effect } from "effect"
 import type { Table } from "../Table.js"
+import type { WebhooksApi } from "./WebhooksApi.js"
 
 export const WebhooksTable = Effect.map(Webhooks, (webhooks) => ({
   listWebhooks: (actor, { urlParams }) => webhooks.list(actor, urlParams),
@@ -9,4 +10,4 @@ export const WebhooksTable = Effect.map(Webhooks, (webhooks) => ({
   updateWebhook: (actor, { path, payload }) => webhooks.update(actor, path.id, payload),
   deleteWebhook: (actor, { path }) => webhooks.remove(actor, path.id),
   listWebhookDeliveries: (actor, { path, urlParams }) => webhooks.deliveries(actor, path.id, urlParams)
-} satisfies Table<"webhooks">))
+} satisfies Table<typeof WebhooksApi>))
