@@ -46,7 +46,7 @@ const lineOrLines = Schema.Union(PreAdviceLine, Schema.Array(PreAdviceLine))
 const openOnly = "Only while the pre-advice is Open (status 1); otherwise 409."
 
 /** The endpoints of §4.3, with `limit` and `offset` on the lists. */
-export class PreAdvicesApi extends HttpApiGroup.make("preadvices")
+export class PreAdvicesApi extends HttpApiGroup.make("preAdvices")
   .add(
     HttpApiEndpoint.get("listPreAdvices", "/preadvices")
       .setUrlParams(PreAdvicePaging)

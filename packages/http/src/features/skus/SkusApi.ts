@@ -93,7 +93,7 @@ export class SkusApi extends HttpApiGroup.make("skus")
 
 const groupNotFound = "Missing in the scope: 404 `SKU group with id <id> not found`."
 
-export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
+export class SkuGroupsApi extends HttpApiGroup.make("skuGroups")
   .add(
     HttpApiEndpoint.get("listSkuGroups", "/skugroups")
       .setUrlParams(ListWindow)
@@ -149,7 +149,7 @@ export class SkuGroupsApi extends HttpApiGroup.make("skugroups")
   .annotate(OpenApi.Description, "Groups of SKUs, owned by a client.")
 {}
 
-export class PickMethodsApi extends HttpApiGroup.make("pickmethods")
+export class PickMethodsApi extends HttpApiGroup.make("pickMethods")
   .add(
     HttpApiEndpoint.get("listPickMethods", "/pickmethods")
       .setUrlParams(ListWindow)
