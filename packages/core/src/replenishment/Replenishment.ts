@@ -122,6 +122,12 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
       return { tasks: yield* replenish(actor, actor.scope.site_id, faces) }
     }, atomically)
 
-    return { afterChange, afterWaveStart, run } as const
+    return {
+      afterChange,
+      afterWaveStart,
+      runReplenishment: run,
+      /** @deprecated Use `runReplenishment`. */
+      run
+    } as const
   })
 }) {}

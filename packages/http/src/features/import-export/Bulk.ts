@@ -129,28 +129,40 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
     const timeZone = yield* TimeZone
 
     /** A create, or with an `id` a replace, of a record whose id is generated. */
-    const createOrReplace = <Input>(service: {
-      readonly create: (actor: Actor, input: Input) => Effect.Effect<unknown, WarehouseError>
-      readonly update: (actor: Actor, id: number, input: Input) => Effect.Effect<unknown, WarehouseError>
-    }) =>
+    const createOrReplace = <Input>(
+      create: (actor: Actor, input: Input) => Effect.Effect<unknown, WarehouseError>,
+      update: (actor: Actor, id: number, input: Input) => Effect.Effect<unknown, WarehouseError>
+    ) =>
     (actor: Actor, { id, ...input }: Input & { readonly id?: number | undefined }) =>
-      id === undefined ? service.create(actor, input as Input) : service.update(actor, id, input as Input)
+      id === undefined ? create(actor, input as Input) : update(actor, id, input as Input)
 
     const writers: {
       readonly [K in Kind]: (actor: Actor, value: unknown) => Effect.Effect<unknown, WarehouseError>
     } = {
       skus: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.skus.body, value), (sku) => skus.upsert(actor, sku.sku_id, sku)),
+        Effect.flatMap(decodeInput(shapes.skus.body, value), (sku) => skus.updateSku(actor, sku.sku_id, sku)),
       customers: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.customers.body, value), (row) => createOrReplace(customers)(actor, row)),
+        Effect.flatMap(
+          decodeInput(shapes.customers.body, value),
+          (row) => createOrReplace(customers.createCustomer, customers.updateCustomer)(actor, row)
+        ),
       suppliers: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.suppliers.body, value), (row) => createOrReplace(suppliers)(actor, row)),
+        Effect.flatMap(
+          decodeInput(shapes.suppliers.body, value),
+          (row) => createOrReplace(suppliers.createSupplier, suppliers.updateSupplier)(actor, row)
+        ),
       carriers: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.carriers.body, value), (row) => createOrReplace(carriers)(actor, row)),
+        Effect.flatMap(
+          decodeInput(shapes.carriers.body, value),
+          (row) => createOrReplace(carriers.createCarrier, carriers.updateCarrier)(actor, row)
+        ),
       orders: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.orders.body, value), (order) => orders.create(actor, order)),
+        Effect.flatMap(decodeInput(shapes.orders.body, value), (order) => orders.createOrder(actor, order)),
       preadvices: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.preadvices.body, value), (preAdvice) => preAdvices.create(actor, preAdvice)),
+        Effect.flatMap(
+          decodeInput(shapes.preadvices.body, value),
+          (preAdvice) => preAdvices.createPreAdvice(actor, preAdvice)
+        ),
       stock: (actor, value) =>
         Effect.flatMap(decodeInput(shapes.stock.body, value), (adjustment) => inventory.adjust(actor, adjustment))
     }
@@ -158,15 +170,15 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
     const readers: { readonly [K in Kind]: (actor: Actor) => Stream.Stream<unknown, WarehouseError> } = {
       // The list shows a summary of each SKU; the export shows the record, as GET /skus/:id does.
       skus: (actor) =>
-        Stream.mapEffect(paged((window) => skus.list(actor, window)), (sku) => skus.get(actor, sku.sku_id)),
-      customers: (actor) => paged((window) => customers.list(actor, window)),
-      suppliers: (actor) => paged((window) => suppliers.list(actor, window)),
-      carriers: (actor) => paged((window) => carriers.list(actor, window)),
-      orders: (actor) => Stream.flattenIterables(Stream.fromEffect(orders.list(actor, { lines: true }))),
+        Stream.mapEffect(paged((window) => skus.listSkus(actor, window)), (sku) => skus.getSku(actor, sku.sku_id)),
+      customers: (actor) => paged((window) => customers.listCustomers(actor, window)),
+      suppliers: (actor) => paged((window) => suppliers.listSuppliers(actor, window)),
+      carriers: (actor) => paged((window) => carriers.listCarriers(actor, window)),
+      orders: (actor) => Stream.flattenIterables(Stream.fromEffect(orders.listOrders(actor, { lines: true }))),
       // With its lines, as GET /preadvices/:id shows it; one deleted since its page was read is left out.
       preadvices: (actor) =>
-        paged((window) => preAdvices.list(actor, window)).pipe(
-          Stream.mapEffect((item) => Effect.option(preAdvices.get(actor, item.pre_advice_id))),
+        paged((window) => preAdvices.listPreAdvices(actor, window)).pipe(
+          Stream.mapEffect((item) => Effect.option(preAdvices.getPreAdvice(actor, item.pre_advice_id))),
           Stream.filterMap((found) => found)
         ),
       stock: (actor) => Stream.flattenIterables(Stream.fromEffect(inventory.overview(actor)))

@@ -4,14 +4,15 @@ import type { Table } from "../Table.js"
 import type { OrdersApi } from "./OrdersApi.js"
 
 export const OrdersTable = Effect.map(Orders, (orders) => ({
-  listOrders: (actor, { urlParams }) => inWindow(orders.list(actor, { lines: urlParams.lines !== "false" }), urlParams),
-  createOrder: (actor, { payload }) => orders.create(actor, payload),
-  getOrder: (actor, { path }) => orders.get(actor, path.id),
-  updateOrder: (actor, { path, payload }) => orders.update(actor, path.id, payload),
-  deleteOrder: (actor, { path }) => orders.remove(actor, path.id),
-  listOrderLines: (actor, { path, urlParams }) => inWindow(orders.listLines(actor, path.id), urlParams),
-  addOrderLines: (actor, { path, payload }) => orders.addLines(actor, path.id, payload),
-  getOrderLine: (actor, { path }) => orders.getLine(actor, path.id, path.line_id),
-  updateOrderLine: (actor, { path, payload }) => orders.updateLine(actor, path.id, path.line_id, payload),
-  deleteOrderLine: (actor, { path }) => orders.removeLine(actor, path.id, path.line_id)
+  listOrders: (actor, { urlParams }) =>
+    inWindow(orders.listOrders(actor, { lines: urlParams.lines !== "false" }), urlParams),
+  createOrder: (actor, { payload }) => orders.createOrder(actor, payload),
+  getOrder: (actor, { path }) => orders.getOrder(actor, path.id),
+  updateOrder: (actor, { path, payload }) => orders.updateOrder(actor, path.id, payload),
+  deleteOrder: (actor, { path }) => orders.deleteOrder(actor, path.id),
+  listOrderLines: (actor, { path, urlParams }) => inWindow(orders.listOrderLines(actor, path.id), urlParams),
+  addOrderLines: (actor, { path, payload }) => orders.addOrderLines(actor, path.id, payload),
+  getOrderLine: (actor, { path }) => orders.getOrderLine(actor, path.id, path.line_id),
+  updateOrderLine: (actor, { path, payload }) => orders.updateOrderLine(actor, path.id, path.line_id, payload),
+  deleteOrderLine: (actor, { path }) => orders.deleteOrderLine(actor, path.id, path.line_id)
 } satisfies Table<typeof OrdersApi>))

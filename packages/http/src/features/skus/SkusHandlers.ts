@@ -4,18 +4,18 @@ import type { Table } from "../Table.js"
 import type { PickMethodsApi, SkuGroupsApi, SkusApi } from "./SkusApi.js"
 
 export const SkusTable = Effect.map(Skus, (skus) => ({
-  listSkus: (actor, { urlParams }) => skus.list(actor, urlParams),
-  createSku: (actor, { payload }) => skus.create(actor, payload),
-  getSku: (actor, { path }) => skus.get(actor, path.id),
-  updateSku: (actor, { path, payload }) => skus.upsert(actor, path.id, payload)
+  listSkus: (actor, { urlParams }) => skus.listSkus(actor, urlParams),
+  createSku: (actor, { payload }) => skus.createSku(actor, payload),
+  getSku: (actor, { path }) => skus.getSku(actor, path.id),
+  updateSku: (actor, { path, payload }) => skus.updateSku(actor, path.id, payload)
 } satisfies Table<typeof SkusApi>))
 
 export const SkuGroupsTable = Effect.map(SkuGroups, (groups) => ({
-  listSkuGroups: (actor, { urlParams }) => groups.list(actor, urlParams),
-  createSkuGroup: (actor, { payload }) => groups.create(actor, payload),
-  getSkuGroup: (actor, { path }) => groups.get(actor, path.id),
-  updateSkuGroup: (actor, { path, payload }) => groups.update(actor, path.id, payload),
-  deleteSkuGroup: (actor, { path }) => groups.remove(actor, path.id)
+  listSkuGroups: (actor, { urlParams }) => groups.listSkuGroups(actor, urlParams),
+  createSkuGroup: (actor, { payload }) => groups.createSkuGroup(actor, payload),
+  getSkuGroup: (actor, { path }) => groups.getSkuGroup(actor, path.id),
+  updateSkuGroup: (actor, { path, payload }) => groups.updateSkuGroup(actor, path.id, payload),
+  deleteSkuGroup: (actor, { path }) => groups.deleteSkuGroup(actor, path.id)
 } satisfies Table<typeof SkuGroupsApi>))
 
 /** The pick methods are fixed: the same for every caller the group's security lets through. */

@@ -4,9 +4,9 @@ import type { Table } from "../Table.js"
 import type { WaveDefinitionsApi } from "./WaveDefinitionsApi.js"
 
 export const WaveDefinitionsTable = Effect.map(WaveDefinitions, (definitions) => ({
-  listWaveDefinitions: (actor, { urlParams }) => definitions.list(actor, urlParams),
-  createWaveDefinition: (actor, { payload }) => definitions.create(actor, payload),
-  getWaveDefinition: (actor, { path }) => definitions.get(actor, path.id),
-  updateWaveDefinition: (actor, { path, payload }) => definitions.update(actor, path.id, payload),
-  deleteWaveDefinition: (actor, { path }) => definitions.remove(actor, path.id)
+  listWaveDefinitions: (actor, { urlParams }) => definitions.listWaveDefinitions(actor, urlParams),
+  createWaveDefinition: (actor, { payload }) => definitions.createWaveDefinition(actor, payload),
+  getWaveDefinition: (actor, { path }) => definitions.getWaveDefinition(actor, path.id),
+  updateWaveDefinition: (actor, { path, payload }) => definitions.updateWaveDefinition(actor, path.id, payload),
+  deleteWaveDefinition: (actor, { path }) => definitions.deleteWaveDefinition(actor, path.id)
 } satisfies Table<typeof WaveDefinitionsApi>))
