@@ -36,11 +36,10 @@ import {
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, ParseResult, Schema, Scope } from "effect"
 import { WarehouseApi } from "../Api.js"
 import { AdminAuthorization } from "../api/Security.js"
-import type { Feature, HandlersOf } from "../features/Feature.js"
 import { features } from "../features/index.js"
 import * as Warehouse from "../Warehouse.js"
 import * as WebhookWorker from "../workers/WebhookWorker.js"
-import { type Call, methods } from "./FacadeMethods.js"
+import { formerNames, methods, type TableGroupName, type TableOf } from "./FacadeMethods.js"
 
 /** Every service `Warehouse.layer` provides: what `run` may use. */
 export type WarehouseServices = Layer.Layer.Success<ReturnType<typeof Warehouse.layer>>
@@ -71,17 +70,6 @@ export interface CreateWarehouseOptions extends Warehouse.WarehouseOptions {
   readonly worker?: boolean
 }
 
-/** The features whose handlers are a table, the groups the facade offers. */
-type TableFeature = Extract<
-  (typeof features)[number],
-  Feature<any, Effect.Effect<any, any, any>>
->
-
-/** The tables as built on the warehouse's services, by group name. */
-type Tables = {
-  readonly [F in TableFeature as F["group"]["identifier"]]: Effect.Effect.Success<HandlersOf<F>>
-}
-
 /** The tables of the features, on the warehouse's services: the groups with a caller. */
 const loadTables = async () => {
   const loaded = await Promise.all(features.map(async ({ group, handlers }) => [group.identifier, await handlers()]))
@@ -91,20 +79,28 @@ const loadTables = async () => {
   >
 }
 
-/** What the table entry behind a method succeeds with. */
-type Result<G, E> = G extends keyof Tables ?
-  E extends keyof Tables[G] ?
-    Tables[G][E] extends (actor: Actor, input: never) => Effect.Effect<infer A, infer _E> ? A : never
-  : never
+type Methods = typeof methods
+type FormerNames = typeof formerNames
+
+/** What the table entry behind endpoint `E` of group `G` succeeds with. */
+type Result<G extends TableGroupName, E> = E extends keyof TableOf<G> ?
+  TableOf<G>[E] extends (actor: Actor, input: never) => Effect.Effect<infer A, infer _E> ? A : never
   : never
 
-/** A method as the caller sees it. */
-export type Method<C> = C extends Call<infer G, infer E, infer Args> ? (...args: Args) => Promise<Result<G, E>> : never
+/** The method of endpoint `E` of group `G` as the caller sees it. */
+export type Method<G extends keyof Methods, E extends keyof Methods[G]> = Methods[G][E] extends
+  (...args: infer Args) => unknown ? (...args: Args) => Promise<Result<G, E>> : never
 
-/** Every operation of the API by namespace. */
-export type Namespaces = {
-  readonly [N in keyof typeof methods]: { readonly [M in keyof (typeof methods)[N]]: Method<(typeof methods)[N][M]> }
-}
+/** Every operation of the API by group, and the names they had before (deprecated). */
+export type Namespaces =
+  & { readonly [G in keyof Methods]: { readonly [E in keyof Methods[G]]: Method<G, E> } }
+  & {
+    readonly [N in keyof FormerNames]: {
+      readonly [M in keyof FormerNames[N]]: FormerNames[N][M] extends readonly [infer G, infer E] ?
+        G extends keyof Methods ? E extends keyof Methods[G] ? Method<G, E> : never : never
+        : never
+    }
+  }
 
 /** Every operation of the API, acting in one scope. */
 export interface WarehouseScope extends Namespaces {
@@ -211,28 +207,33 @@ const subscribe = (run: Run) => (eventType: EventType | "*", handler: (event: Ev
     return () => run(Scope.close(scope, Exit.void))
   }))
 
-/** A method as the builder reads it, its types having been checked against the declaration in `methods`. */
-interface AnyCall {
-  readonly group: string
-  readonly endpoint: string
-  readonly input: (...args: Array<never>) => Given
-}
-
-const calls: Readonly<Record<string, Readonly<Record<string, AnyCall>>>> = methods
+// The methods as the builder reads them, their types having been checked against the declaration.
+const inputs: Readonly<Record<string, Readonly<Record<string, (...args: Array<never>) => Given>>>> = methods
+const formerTargets: Readonly<Record<string, Readonly<Record<string, readonly [string, string]>>>> = formerNames
 
 const scopeOf = (run: Run, endpoints: ReadonlyMap<string, Checked>, scope: ActAs): WarehouseScope => {
   // The site is checked before the input, as over HTTP (403 before 400).
   const actor = scope.user === undefined ? systemActor(scope.site) : userActor(scope.user, scope.site)
-  const method = ({ endpoint, group, input }: AnyCall) => {
+  const method = (group: string, endpoint: string, input: (...args: Array<never>) => Given) => {
     const checked = endpoints.get(`${group}.${endpoint}`)!
     return (...args: Array<never>) => run(Effect.flatMap(actor, (caller) => checked(caller, input(...args))))
   }
-  const namespaces = Object.fromEntries(
-    Object.entries(calls).map(([name, namespace]) => [
-      name,
-      Object.fromEntries(Object.entries(namespace).map(([key, call]) => [key, method(call)]))
+  const namespaces: Record<string, Record<string, unknown>> = Object.fromEntries(
+    Object.entries(inputs).map(([group, namespace]) => [
+      group,
+      Object.fromEntries(
+        Object.entries(namespace).map(([endpoint, input]) => [endpoint, method(group, endpoint, input)])
+      )
     ])
   )
+  for (const [name, namespace] of Object.entries(formerTargets)) {
+    namespaces[name] = {
+      ...namespaces[name],
+      ...Object.fromEntries(
+        Object.entries(namespace).map(([former, [group, endpoint]]) => [former, namespaces[group]![endpoint]])
+      )
+    }
+  }
   return { ...(namespaces as unknown as Namespaces), scope, as: (next) => scopeOf(run, endpoints, next) }
 }
 
