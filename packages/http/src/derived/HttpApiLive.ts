@@ -16,10 +16,10 @@ import * as Idempotency from "../middleware/Idempotency.js"
 import { type Entries, toHttpApi } from "./TableHandlers.js"
 
 /** What a feature's handlers need, and how they may fail to be built. */
-type Needs<H> = H extends Effect.Effect<infer _A, infer _E, infer R> ? R
+type Needs<H> = H extends { readonly table: Effect.Effect<infer _A, infer _E, infer R> } ? R
   : H extends (handlers: never) => infer Return ? HttpApiBuilder.Handlers.Context<Return>
   : never
-type Fails<H> = H extends Effect.Effect<infer _A, infer E, infer _R> ? E
+type Fails<H> = H extends { readonly table: Effect.Effect<infer _A, infer E, infer _R> } ? E
   : H extends (handlers: never) => infer Return ? HttpApiBuilder.Handlers.Error<Return>
   : never
 
@@ -29,9 +29,9 @@ type Middleware = HttpApiGroup.HttpApiGroup.Middleware<(typeof features)[number]
 /** The handlers of a feature's group: its table through `toHttpApi`, or the platform's builder. */
 const handlersOf = ({ group, handlers }: (typeof features)[number]) =>
   Layer.unwrapEffect(Effect.map(Effect.promise<unknown>(handlers), (loaded) =>
-    Effect.isEffect(loaded)
-      ? toHttpApi(group.identifier, loaded as Effect.Effect<Entries, unknown, unknown>)
-      : HttpApiBuilder.group(WarehouseApi, group.identifier as GroupName, loaded as never)))
+    typeof loaded === "function"
+      ? HttpApiBuilder.group(WarehouseApi, group.identifier as GroupName, loaded as never)
+      : toHttpApi(group.identifier, (loaded as { readonly table: Effect.Effect<Entries, unknown, unknown> }).table)))
 
 /** The handlers of every group, from the features. */
 const handlers = Layer.mergeAll(

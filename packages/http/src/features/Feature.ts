@@ -5,12 +5,18 @@
  */
 import type { HttpApiBuilder, HttpApiGroup } from "@effect/platform"
 import type { Effect } from "effect"
-import type { ApiError, Table } from "./Table.js"
+import type { ApiError, Methods, Table } from "./Table.js"
+
+/** A group with a caller: its table, and the facade's methods over it. */
+export interface TableHandlers<G extends HttpApiGroup.HttpApiGroup.Any> {
+  // Any service and failure: the server's layer takes its requirements from the built table.
+  readonly table: Effect.Effect<Table<G>, any, any>
+  readonly methods: Methods<G>
+}
 
 /** A group's handlers: its table, or for a group with no caller the platform's builder (`groupHandlers`). */
 export type Handlers<G extends HttpApiGroup.HttpApiGroup.Any> =
-  // Any service and failure: the server's layer takes its requirements from the built handlers.
-  | Effect.Effect<Table<G>, any, any>
+  | TableHandlers<G>
   | ((handlers: HttpApiBuilder.Handlers.FromGroup<ApiError, never, G>) => unknown)
 
 export interface Feature<G extends HttpApiGroup.HttpApiGroup.Any, H extends Handlers<G>> {

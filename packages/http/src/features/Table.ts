@@ -1,6 +1,6 @@
 /**
  * A feature's handlers as one table: for each endpoint of its group, a function of the caller and
- * the endpoint's decoded input. The table is all that is written per feature; the `HttpApi`
+ * the endpoint's decoded input, with the facade's methods beside it (`Methods`). The table is all that is written per feature; the `HttpApi`
  * handlers (`derived/HttpApiLive.ts`), the Promise facade (`derived/Facade.ts`) and the hot routes'
  * front (`derived/HotRoutes.ts`) are derived from it and the group's declaration.
  *
@@ -44,6 +44,21 @@ export type Entry<G extends HttpApiGroup.HttpApiGroup.Any, E extends HttpApiEndp
 /** The table of group `G`: an entry per endpoint. */
 export type Table<G extends HttpApiGroup.HttpApiGroup.Any> = {
   readonly [E in HttpApiGroup.HttpApiGroup.Endpoints<G> as HttpApiEndpoint.HttpApiEndpoint.Name<E>]: Entry<G, E>
+}
+
+/** An endpoint's input as a facade method's arguments give it: path and query values as typed, the body as JSON. */
+export type Given<E extends HttpApiEndpoint.HttpApiEndpoint.Any> = Types.Simplify<
+  { readonly [K in keyof Input<E>]: K extends "payload" ? unknown : Input<E>[K] }
+>
+
+/**
+ * The facade's methods of group `G` (`derived/Facade.ts`): for each endpoint, how the method's
+ * positional arguments make the endpoint's input.
+ */
+export type Methods<G extends HttpApiGroup.HttpApiGroup.Any> = {
+  readonly [E in HttpApiGroup.HttpApiGroup.Endpoints<G> as HttpApiEndpoint.HttpApiEndpoint.Name<E>]: (
+    ...args: never
+  ) => Given<E>
 }
 
 /** The handlers of a group with no caller, as the platform's `HttpApiBuilder.group` builds them. */

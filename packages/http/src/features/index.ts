@@ -1,7 +1,7 @@
 /**
  * The features of the API, one line each, in the order of its document: the declaration
- * (`Api.ts`), the `HttpApi` handlers (`derived/HttpApiLive.ts`), the facade (`derived/Facade.ts`)
- * and the hot routes (`derived/HotRoutes.ts`) are built from this list.
+ * (`Api.ts`), the `HttpApi` handlers (`derived/HttpApiLive.ts`) and the facade (`derived/Facade.ts`)
+ * are built from this list, and the hot routes (`derived/HotRoutes.ts`) from the orders table.
  */
 import { AdminApi } from "./admin/AdminApi.js"
 import { AuthApi } from "./auth/AuthApi.js"
@@ -27,31 +27,31 @@ import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 export const features = [
   feature(SystemApi, () => import("./system/SystemHandlers.js").then((_) => _.SystemHandlers)),
   feature(AuthApi, () => import("./auth/AuthHandlers.js").then((_) => _.AuthHandlers)),
-  feature(AdminApi, () => import("./admin/AdminHandlers.js").then((_) => _.AdminTable)),
-  feature(CustomersApi, () => import("./partners/PartnersHandlers.js").then((_) => _.CustomersTable)),
-  feature(SuppliersApi, () => import("./partners/PartnersHandlers.js").then((_) => _.SuppliersTable)),
-  feature(CarriersApi, () => import("./carriers/CarriersHandlers.js").then((_) => _.CarriersTable)),
-  feature(SkusApi, () => import("./skus/SkusHandlers.js").then((_) => _.SkusTable)),
-  feature(SkuGroupsApi, () => import("./skus/SkusHandlers.js").then((_) => _.SkuGroupsTable)),
-  feature(PickMethodsApi, () => import("./skus/SkusHandlers.js").then((_) => _.PickMethodsTable)),
-  feature(OrdersApi, () => import("./orders/OrdersHandlers.js").then((_) => _.OrdersTable)),
-  feature(PreAdvicesApi, () => import("./pre-advices/PreAdvicesHandlers.js").then((_) => _.PreAdvicesTable)),
-  feature(InventoryApi, () => import("./inventory/InventoryHandlers.js").then((_) => _.InventoryTable)),
-  feature(ReceivingApi, () => import("./receiving/ReceivingHandlers.js").then((_) => _.ReceivingTable)),
-  feature(LocationsApi, () => import("./locations/LocationsHandlers.js").then((_) => _.LocationsTable)),
+  feature(AdminApi, () => import("./admin/AdminHandlers.js").then((_) => _.AdminHandlers)),
+  feature(CustomersApi, () => import("./partners/PartnersHandlers.js").then((_) => _.CustomersHandlers)),
+  feature(SuppliersApi, () => import("./partners/PartnersHandlers.js").then((_) => _.SuppliersHandlers)),
+  feature(CarriersApi, () => import("./carriers/CarriersHandlers.js").then((_) => _.CarriersHandlers)),
+  feature(SkusApi, () => import("./skus/SkusHandlers.js").then((_) => _.SkusHandlers)),
+  feature(SkuGroupsApi, () => import("./skus/SkusHandlers.js").then((_) => _.SkuGroupsHandlers)),
+  feature(PickMethodsApi, () => import("./skus/SkusHandlers.js").then((_) => _.PickMethodsHandlers)),
+  feature(OrdersApi, () => import("./orders/OrdersHandlers.js").then((_) => _.OrdersHandlers)),
+  feature(PreAdvicesApi, () => import("./pre-advices/PreAdvicesHandlers.js").then((_) => _.PreAdvicesHandlers)),
+  feature(InventoryApi, () => import("./inventory/InventoryHandlers.js").then((_) => _.InventoryHandlers)),
+  feature(ReceivingApi, () => import("./receiving/ReceivingHandlers.js").then((_) => _.ReceivingHandlers)),
+  feature(LocationsApi, () => import("./locations/LocationsHandlers.js").then((_) => _.LocationsHandlers)),
   feature(
     MovementTasksApi,
-    () => import("./movement-tasks/MovementTasksHandlers.js").then((_) => _.MovementTasksTable)
+    () => import("./movement-tasks/MovementTasksHandlers.js").then((_) => _.MovementTasksHandlers)
   ),
-  feature(CountsApi, () => import("./counts/CountsHandlers.js").then((_) => _.CountsTable)),
-  feature(PickFacesApi, () => import("./pick-faces/PickFacesHandlers.js").then((_) => _.PickFacesTable)),
-  feature(ReplenishmentApi, () => import("./pick-faces/PickFacesHandlers.js").then((_) => _.ReplenishmentTable)),
+  feature(CountsApi, () => import("./counts/CountsHandlers.js").then((_) => _.CountsHandlers)),
+  feature(PickFacesApi, () => import("./pick-faces/PickFacesHandlers.js").then((_) => _.PickFacesHandlers)),
+  feature(ReplenishmentApi, () => import("./pick-faces/PickFacesHandlers.js").then((_) => _.ReplenishmentHandlers)),
   feature(
     WaveDefinitionsApi,
-    () => import("./wave-definitions/WaveDefinitionsHandlers.js").then((_) => _.WaveDefinitionsTable)
+    () => import("./wave-definitions/WaveDefinitionsHandlers.js").then((_) => _.WaveDefinitionsHandlers)
   ),
-  feature(WavesApi, () => import("./waves/WavesHandlers.js").then((_) => _.WavesTable)),
-  feature(PickingApi, () => import("./picking/PickingHandlers.js").then((_) => _.PickingTable)),
-  feature(WebhooksApi, () => import("./webhooks/WebhooksHandlers.js").then((_) => _.WebhooksTable)),
+  feature(WavesApi, () => import("./waves/WavesHandlers.js").then((_) => _.WavesHandlers)),
+  feature(PickingApi, () => import("./picking/PickingHandlers.js").then((_) => _.PickingHandlers)),
+  feature(WebhooksApi, () => import("./webhooks/WebhooksHandlers.js").then((_) => _.WebhooksHandlers)),
   feature(ImportExportApi, () => import("./import-export/ImportExportHandlers.js").then((_) => _.ImportExportHandlers))
 ] as const

@@ -1,6 +1,14 @@
 import { PreAdvices } from "@wms/core"
+import type {
+  NewPreAdvice,
+  PreAdviceChanges,
+  PreAdviceLineChanges,
+  PreAdviceLinesPayload,
+  PreAdvicePage
+} from "@wms/core"
 import { Effect } from "effect"
-import type { Table } from "../Table.js"
+import { type Body, byLine, byText } from "../Arguments.js"
+import type { Methods, Table } from "../Table.js"
 import type { PreAdvicesApi } from "./PreAdvicesApi.js"
 
 export const PreAdvicesTable = Effect.map(PreAdvices, (preAdvices) => ({
@@ -16,3 +24,23 @@ export const PreAdvicesTable = Effect.map(PreAdvices, (preAdvices) => ({
     preAdvices.updatePreAdviceLine(actor, path.id, path.line_id, payload),
   deletePreAdviceLine: (actor, { path }) => preAdvices.deletePreAdviceLine(actor, path.id, path.line_id)
 } satisfies Table<typeof PreAdvicesApi>))
+
+/** The facade's methods of `preAdvices`: how each one's arguments make its endpoint's input. */
+export const PreAdvicesMethods = {
+  listPreAdvices: (page: PreAdvicePage = {}) => ({ urlParams: page }),
+  getPreAdvice: byText,
+  createPreAdvice: (payload: Body<typeof NewPreAdvice>) => ({ payload }),
+  updatePreAdvice: (id: string, payload: Body<typeof PreAdviceChanges>) => ({ ...byText(id), payload }),
+  deletePreAdvice: byText,
+  listPreAdviceLines: (id: string, page: PreAdvicePage = {}) => ({ ...byText(id), urlParams: page }),
+  getPreAdviceLine: byLine,
+  /** Adds one line or an array of lines. */
+  addPreAdviceLines: (id: string, payload: Body<typeof PreAdviceLinesPayload>) => ({ ...byText(id), payload }),
+  updatePreAdviceLine: (id: string, line: number, payload: Body<typeof PreAdviceLineChanges>) => ({
+    ...byLine(id, line),
+    payload
+  }),
+  deletePreAdviceLine: byLine
+} satisfies Methods<typeof PreAdvicesApi>
+
+export const PreAdvicesHandlers = { table: PreAdvicesTable, methods: PreAdvicesMethods }
