@@ -18,6 +18,7 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
+    globalSetup: ["testing/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

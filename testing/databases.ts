@@ -12,7 +12,50 @@ import { join } from "node:path"
 /** The maintenance database the test databases are created from. */
 export const pgAdminUrl = process.env.WMS_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
+/** `<prefix>_<pid>_<ms>_<random>`: the process that made it and when, for `dropStaleDatabases`. */
 const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e9)}`
+
+/** How long a database outlives its process before it is stale: a grace for a pid read as gone too soon. */
+const orphanedAfterMillis = 15 * 60 * 1000
+
+/** How old a database is stale at, whatever its process: no test holds one for hours. */
+const staleAfterMillis = 6 * 60 * 60 * 1000
+
+/** Whether process `pid` runs on this machine (PostgreSQL is on loopback: its test databases are this machine's). */
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * Whether the test database `name` was left by a run that is over (interrupted before its scope
+ * closed): its process gone for a while, or made hours ago. Other runs, several at once on one
+ * machine, keep theirs.
+ */
+export const isStaleDatabase = (name: string, now: number, running: (pid: number) => boolean = isRunning) => {
+  const parts = /^wms_test_(\d+)_(\d+)_\d+$/.exec(name)
+  if (parts === null) return false
+  const age = now - Number(parts[2])
+  return age > staleAfterMillis || (age > orphanedAfterMillis && !running(Number(parts[1])))
+}
+
+/** Drops the stale test databases (`isStaleDatabase`); yields their names. */
+export const dropStaleDatabases = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const names = yield* sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE 'wms_test_%'`
+  const now = Date.now()
+  const stale = names.map((row) => row.datname).filter((name) => isStaleDatabase(name, now))
+  for (const name of stale) yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  return stale
+}).pipe(
+  Effect.provide(PgClient.layer({ url: Redacted.make(pgAdminUrl), maxConnections: 1 })),
+  Effect.orDie
+)
 
 const onAdmin = (statement: string) =>
   Effect.gen(function*() {

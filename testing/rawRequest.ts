@@ -12,7 +12,7 @@ export interface Answer {
 }
 
 export interface Sent {
-  readonly method: "GET" | "POST" | "PUT"
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
   readonly path: string
   readonly headers: Record<string, string>
   readonly body?: string | Buffer

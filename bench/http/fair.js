@@ -287,7 +287,9 @@ const checkListQuery = (query) => {
     const value = query[field]
     if (value === undefined) continue
     if (typeof value !== "string") throw invalidField(field, expected("string", value))
-    if (field !== "lines" && !wholeNumber.test(value)) throw invalidField(field, "must be a whole number")
+    if (field !== "lines" && !wholeNumber.test(value)) {
+      throw invalidField(field, "must be a whole number from 0 to 999999999")
+    }
   }
   const offset = query.offset === undefined ? 0 : Number(query.offset)
   return {

@@ -43,7 +43,8 @@
  * ]))
  * ```
  */
-// First: the version of effect is checked before the other modules run.
+// First: the versions of Node.js and effect are checked before the other modules run.
+import "./shared/NodeVersion.js"
 import "./shared/EffectVersion.js"
 
 export * from "./testing/Arbitraries.js"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type Content,
+  CountInFlightLive,
   CountRepository,
   InventoryRepository,
   LocationRepository,
@@ -10,6 +11,7 @@ import {
   type NewMovementTask,
   type NewMoveRequest,
   PickFaceRepository,
+  PickFaceRoomsLive,
   ReceivingRepository,
   SiteId,
   SkuRepository,
@@ -18,6 +20,9 @@ import {
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Either, Layer, Option, TestClock } from "effect"
 import { failure, location, siteActor, sku } from "./Fixtures.js"
+
+/** MovementTasks on its ports, with the counts' and replenishment's sides of the ports it declares. */
+const movementTasksLayer = MovementTasks.Default.pipe(Layer.provide([CountInFlightLive, PickFaceRoomsLive]))
 
 const now = Date.parse("2030-05-01T10:00:00.000Z")
 const createdAt = new Date(now).toISOString()
@@ -90,7 +95,7 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
     appendTransaction: () => Effect.succeed(1),
     appendTransactions: () => Effect.void
   }
-  return Effect.flatMap(MovementTasks, f).pipe(Effect.provide(MovementTasks.Default.pipe(Layer.provide([
+  return Effect.flatMap(MovementTasks, f).pipe(Effect.provide(movementTasksLayer.pipe(Layer.provide([
     makeTestLayer(InventoryRepository)(inventory, log),
     makeTestLayer(MovementTaskRepository)({
       list: () => Effect.succeed(tasks),
@@ -193,7 +198,8 @@ describe("MovementTasks", () => {
         from_loc_id: "L-22",
         to_loc_id: "L-30",
         final_loc_id: "L-30",
-        creation_date: "2030-05-01 10:00:00",
+        creation_date: "2030-05-01",
+        creation_datetime: "2030-05-01 10:00:00",
         status: "Open",
         status_id: 1,
         created_by: "user-1",

@@ -3,6 +3,8 @@ import {
   type ClaimRow,
   type ConfirmTaskRequest,
   type Content,
+  ControlCountsLive,
+  CountInFlightLive,
   CountRepository,
   defaultSiteSettings,
   InventoryRepository,
@@ -23,6 +25,9 @@ import {
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Layer, Option } from "effect"
 import { failure, siteActor } from "./Fixtures.js"
+
+/** Picking on its ports, with the counts' sides of the ports it declares. */
+const pickingLayer = Picking.Default.pipe(Layer.provide([CountInFlightLive, ControlCountsLive]))
 
 const createdAt = "1970-01-01T00:00:00.000Z"
 
@@ -130,7 +135,7 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
   const events = makeTestEventPublisher()
   return Effect.flatMap(Picking, f).pipe(
     Effect.map((result) => ({ result, events: events.published })),
-    Effect.provide(Picking.Default.pipe(Layer.provide([
+    Effect.provide(pickingLayer.pipe(Layer.provide([
       makeTestLayer(PickingRepository)(stubs.picking ?? {}, log),
       makeTestLayer(InventoryRepository)({
         lockContent: () => Effect.succeed(Option.some(content)),

@@ -9,9 +9,11 @@ import {
   MovementTaskRepository,
   type NewMovementTask,
   PickFaceRepository,
+  PickFaceRoomsLive,
   PreAdvices,
   type PreAdviceToReceive,
   type ReceiptLine,
+  ReceiptPutawayLive,
   Receiving,
   ReceivingRepository,
   SiteSettingsRepository,
@@ -22,6 +24,9 @@ import {
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { type Context, Effect, Layer, Option, TestClock } from "effect"
 import { failure, location, siteActor, sku } from "./Fixtures.js"
+
+/** Receiving on its ports, with movement's putaway (on replenishment's pick faces) behind `ReceiptPutaway`. */
+const receivingLayer = Receiving.Default.pipe(Layer.provide(ReceiptPutawayLive), Layer.provide(PickFaceRoomsLive))
 
 const now = Date.parse("2030-05-01T10:00:00.000Z")
 const createdAt = new Date(now).toISOString()
@@ -77,7 +82,7 @@ const withReceiving = <A, E>(
   let tasks = 100
   return Effect.flatMap(Receiving, f).pipe(
     Effect.map((result) => ({ result, events: events.published })),
-    Effect.provide(Receiving.Default.pipe(Layer.provide([
+    Effect.provide(receivingLayer.pipe(Layer.provide([
       makeTestLayer(ReceivingRepository)({
         lockPreAdvice: () => Effect.succeed(found),
         receivingLocation: () => Effect.succeed("RECEIVING"),

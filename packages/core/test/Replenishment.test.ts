@@ -7,6 +7,7 @@ import {
   type LocationWithOccupancy,
   MovementTaskRepository,
   PickFaceRepository,
+  PickFaceRoomsLive,
   Replenishment,
   SiteId,
   SkuRepository,
@@ -15,6 +16,9 @@ import {
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
 import { Effect, Layer, Option } from "effect"
 import { location, siteActor, sku } from "./Fixtures.js"
+
+/** Replenishment on its ports, with its own side of movement's `PickFaceRooms`. */
+const replenishmentLayer = Replenishment.Default.pipe(Layer.provide(PickFaceRoomsLive))
 
 const main = SiteId.make("main")
 const setting: StoredPickFace = {
@@ -51,7 +55,7 @@ const withReplenishment = <A, E>(log: CallLog, world: World, f: (r: Replenishmen
   const face = world.face ?? location({ loc_id: "PF-1", loc_type: "PickFace" })
   const locations = [face, location({ loc_id: "R-1" })]
   let nextTask = 100
-  return Effect.flatMap(Replenishment, f).pipe(Effect.provide(Replenishment.Default.pipe(Layer.provide([
+  return Effect.flatMap(Replenishment, f).pipe(Effect.provide(replenishmentLayer.pipe(Layer.provide([
     makeTestLayer(PickFaceRepository)({
       findMany: () => Effect.succeed([setting]),
       allocatedByWave: () => Effect.succeed([setting]),

@@ -14,7 +14,7 @@
  * program.pipe(Effect.provide(FetchHttpClient.layer), Effect.runPromise)
  * ```
  */
-// First: @wms/core checks the version of effect before the other modules run.
+// First: @wms/core checks the versions of Node.js and effect before the other modules run.
 import "@wms/core"
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"

@@ -6,6 +6,8 @@ import {
   Administration,
   AllowPrivateWebhookTargets,
   Carriers,
+  ControlCountsLive,
+  CountInFlightLive,
   Counts,
   EventSubscriptions,
   Inventory,
@@ -14,9 +16,11 @@ import {
   OrderAllocationsLive,
   Orders,
   Partners,
+  PickFaceRoomsLive,
   PickFaces,
   Picking,
   PreAdvices,
+  ReceiptPutawayLive,
   Receiving,
   Replenishment,
   SiteSettingsService,
@@ -51,7 +55,10 @@ export interface WarehouseOptions {
 
 /**
  * Every service of the warehouse, on the ports of a store; a service using another comes after it.
- * Orders delete an allocated order through the waves (`OrderAllocationsLive`).
+ * Orders delete an allocated order through the waves (`OrderAllocationsLive`), and the other ports
+ * a lower feature declares for a higher one come from the higher one: a receipt's putaway from
+ * movement, a putaway's pick faces from replenishment, a confirmation's in-flight stock and a short
+ * pick's control count from the counts.
  */
 const services = Layer.mergeAll(Orders.Default).pipe(
   Layer.provide(OrderAllocationsLive),
@@ -72,10 +79,12 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     PickFaces.Default,
     Picking.Default,
     Webhooks.Default,
-    EventSubscriptions.Default
+    EventSubscriptions.Default,
+    ReceiptPutawayLive
   )),
   // Wave starts and picks replenish pick faces in their transactions.
-  Layer.provideMerge(Replenishment.Default)
+  Layer.provideMerge(Replenishment.Default),
+  Layer.provideMerge(Layer.mergeAll(PickFaceRoomsLive, CountInFlightLive, ControlCountsLive))
 )
 
 /**

@@ -3,7 +3,7 @@
  * The bundled server, configured by environment variables: the package's `wms-server`. `npm start`
  * runs it bundled into one file, `dist/server.bundle.js` (`bundle.js`), which starts faster.
  */
-// First: @wms/core checks the version of effect before the other modules run.
+// First: @wms/core checks the versions of Node.js and effect before the other modules run.
 import "@wms/core"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Layer, Logger, Runtime } from "effect"

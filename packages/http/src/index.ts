@@ -2,7 +2,7 @@
  * The warehouse REST API: its declaration, the handlers as a mountable layer, the bundled Node
  * server, and the engine entry point for embedding.
  */
-// First: @wms/core checks the version of effect before the other modules run.
+// First: @wms/core checks the versions of Node.js and effect before the other modules run.
 import "@wms/core"
 export { WarehouseApi } from "./Api.js"
 export * from "./api/Errors.js"

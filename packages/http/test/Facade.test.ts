@@ -143,7 +143,10 @@ describe("the Promise facade's checks, as the API declares them", () => {
           const nulId = await rejection(wms.skus.get("A\u0000"))
           assert.strictEqual((nulId as InvalidInput).message, "Invalid field id: must not contain NUL characters")
           const negative = await rejection(wms.carriers.list({ limit: -1 }))
-          assert.strictEqual((negative as InvalidInput).message, "Invalid field limit: must be a whole number")
+          assert.strictEqual(
+            (negative as InvalidInput).message,
+            "Invalid field limit: must be a whole number from 0 to 999999999"
+          )
           const carrierId = await wms.carriers.create({ name: "PostNL" })
           assert.deepStrictEqual((await wms.carriers.list({ offset: 0, limit: 1 })).map((carrier) => carrier.id), [
             carrierId

@@ -64,7 +64,7 @@ export const run = async (create: typeof createClient, baseUrl: string, access: 
   const read = await client.GET("/orders/{id}", { params: { path: { id: "GEN-SO-1" } } })
   if (read.data === undefined) throw new Error("order not read: " + JSON.stringify(read.error))
   const firstLine: { sku_id: string; qty: number } | undefined = read.data.lines?.[0]
-  const page = await client.GET("/orders", { params: { query: { limit: "2", offset: "1", lines: "false" } } })
+  const page = await client.GET("/orders", { params: { query: { limit: 2, offset: 1, lines: "false" } } })
   const missing = await client.GET("/orders/{id}", { params: { path: { id: "GEN-SO-0" } } })
   return {
     sku: sku.response.status,

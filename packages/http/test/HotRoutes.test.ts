@@ -280,6 +280,10 @@ const request: fc.Arbitrary<Request> = fc.record({
         "multipart/form-data",
         "multipart/form-data; boundary=x",
         "application/xml",
+        "application/json-patch+json",
+        "application/jsonfoo",
+        "application/json-seq",
+        "text/plain; note=application/json",
         undefined
       )
     }
@@ -334,6 +338,42 @@ const differential = (kind: "sqlite" | "postgres") =>
             { numRuns: 600 }
           )
         )
+      }))
+
+    it.effect("take a body as JSON only under application/json, with any parameters in any case", () =>
+      Effect.gen(function*() {
+        const { front, platform, tokens } = yield* Servers
+        const post = (port: number, token: string, path: string, contentType: string, body: object) =>
+          send(port, {
+            method: "POST",
+            path,
+            headers: { authorization: `Bearer ${token}`, site: "main", "content-type": contentType },
+            body: JSON.stringify(body)
+          })
+        const notJson = [
+          "application/json-patch+json",
+          "application/jsonfoo",
+          "application/json-seq",
+          "text/plain; note=application/json"
+        ]
+        const json = ["application/json", "Application/JSON; charset=UTF-8", " application/json ;charset=utf-8"]
+        // An order on the hot front, a carrier on the HttpApi alone.
+        for (const [i, contentType] of [...notJson, ...json].entries()) {
+          const order = { order_id: `MT-${kind}-${i}`, customer_id: 1, lines: [{ sku_id: "SKU-1", qty: 1 }] }
+          for (
+            const answer of [
+              yield* post(front, tokens.front, "/orders", contentType, order),
+              yield* post(platform, tokens.platform, "/carriers", contentType, { name: `Carrier ${i}` })
+            ]
+          ) {
+            if (notJson.includes(contentType)) {
+              assert.strictEqual(answer.status, 400, contentType)
+              assert.strictEqual(answer.text, "{\"message\":\"Request body must be a JSON object\"}", contentType)
+            } else {
+              assert.include([201, 204], answer.status, `${contentType}: ${answer.text}`)
+            }
+          }
+        }
       }))
 
     it.effect("answer a body over 1 MiB with 413, declared or chunked, and close the connection", () =>

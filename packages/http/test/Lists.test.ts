@@ -43,10 +43,15 @@ for (const [label, server] of serverOnBothStores) {
           assert.strictEqual(whole.status, 200, path)
           const none = yield* api.request("GET", `${path}?limit=0`, { token, site: "main" })
           assert.deepStrictEqual([path, none.status, none.body], [path, 200, []])
-          const bad = yield* api.request("GET", `${path}?limit=ten`, { token, site: "main" })
-          assert.deepStrictEqual([path, bad.status, bad.body], [path, 400, {
-            message: "Invalid field limit: must be a whole number"
-          }])
+          // One message for every value out of range, the first too large included.
+          for (const limit of ["ten", "-1", "1.5", "1000000000"]) {
+            const bad = yield* api.request("GET", `${path}?limit=${limit}`, { token, site: "main" })
+            assert.deepStrictEqual([path, bad.status, bad.body], [path, 400, {
+              message: "Invalid field limit: must be a whole number from 0 to 999999999"
+            }])
+          }
+          const largest = yield* api.request("GET", `${path}?offset=999999999`, { token, site: "main" })
+          assert.deepStrictEqual([path, largest.status, largest.body], [path, 200, []])
         }
       }))
 

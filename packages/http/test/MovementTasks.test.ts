@@ -70,7 +70,7 @@ for (const [label, server] of serverOnBothStores) {
         })
         expectStatus(created, 201)
         const task = created.body
-        assert.deepStrictEqual({ ...task, creation_date: "" }, {
+        assert.deepStrictEqual({ ...task, creation_date: "", creation_datetime: "" }, {
           id: task.id,
           task_type: "Move",
           quantity: 4,
@@ -81,13 +81,15 @@ for (const [label, server] of serverOnBothStores) {
           to_loc_id: "B-1",
           final_loc_id: "B-1",
           creation_date: "",
+          creation_datetime: "",
           status: "Open",
           status_id: 1,
           created_by: yield* api.adminUserId,
           reason: "Bay A is being repainted",
           client_id: null
         })
-        assert.match(task.creation_date, dateTime)
+        assert.match(task.creation_datetime, dateTime)
+        assert.strictEqual(task.creation_date, task.creation_datetime.slice(0, 10))
         assert.strictEqual(created.headers["location"], `/movement-tasks/${task.id}`)
         assert.deepStrictEqual((yield* t.P.get(created.headers["location"]!)).body, task)
         assert.deepStrictEqual((yield* t.P.get("/movement-tasks")).body, [task])

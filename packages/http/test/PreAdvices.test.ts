@@ -600,7 +600,7 @@ for (const [label, server] of serverOnBothStores) {
         assert.deepStrictEqual(yield* listed("?limit=0"), [])
         const bad = yield* s.call("GET", "/preadvices?limit=-1", s.f)
         assert.deepStrictEqual([bad.status, bad.body], [400, {
-          message: "Invalid field limit: must be a whole number"
+          message: "Invalid field limit: must be a whole number from 0 to 999999999"
         }])
       }))
 

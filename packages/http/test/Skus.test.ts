@@ -523,8 +523,16 @@ for (const [label, server] of serverOnBothStores) {
           assert.deepStrictEqual(yield* page("?offset=1&limit=1"), all.slice(1, 2))
           assert.deepStrictEqual(yield* page("?offset=1"), all.slice(1))
           assert.deepStrictEqual(yield* page("?limit=0"), [])
-          expectError(yield* t.P.get(`${path}?limit=-1`), 400, "Invalid field limit: must be a whole number")
-          expectError(yield* t.P.get(`${path}?offset=x`), 400, "Invalid field offset: must be a whole number")
+          expectError(
+            yield* t.P.get(`${path}?limit=-1`),
+            400,
+            "Invalid field limit: must be a whole number from 0 to 999999999"
+          )
+          expectError(
+            yield* t.P.get(`${path}?offset=x`),
+            400,
+            "Invalid field offset: must be a whole number from 0 to 999999999"
+          )
         }
       }))
 

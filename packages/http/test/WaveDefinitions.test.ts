@@ -179,7 +179,11 @@ for (const [label, server] of serverOnBothStores) {
         assert.deepStrictEqual((yield* t.P.get("/wave-definitions?limit=1")).body, [all])
         assert.deepStrictEqual((yield* t.P.get("/wave-definitions?limit=5&offset=1")).body, [dated])
         assert.deepStrictEqual((yield* t.P.get("/wave-definitions?offset=2")).body, [])
-        expectError(yield* t.P.get("/wave-definitions?limit=-1"), 400, "Invalid field limit: must be a whole number")
+        expectError(
+          yield* t.P.get("/wave-definitions?limit=-1"),
+          400,
+          "Invalid field limit: must be a whole number from 0 to 999999999"
+        )
       }))
 
     it.effect("criterium and picktypedescription are the documented texts of every id", () =>

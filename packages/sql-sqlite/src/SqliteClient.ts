@@ -14,8 +14,9 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, type SqlConnection, Statement } from "@effect/sql"
 import { Transactor } from "@wms/core"
 import { Prepared } from "@wms/sql"
-import Sqlite from "better-sqlite3"
+import type Sqlite from "better-sqlite3"
 import { Cache, Context, Duration, Effect, Layer, Scope, Stream } from "effect"
+import { createRequire } from "node:module"
 import * as ConnectionLock from "./ConnectionLock.js"
 import * as SqlitePrepared from "./SqlitePrepared.js"
 import { executeError, prepareError, rowsOf } from "./SqliteStatement.js"
@@ -26,10 +27,15 @@ export interface SqliteClientOptions {
   readonly filename: string
 }
 
+// Required as the first database opens, never imported: an import is hoisted above the check of the
+// Node.js version (`@wms/core`), in the bundled server too, and the driver's addon crashes an old Node.
+const requireDriver = (): typeof Sqlite => createRequire(import.meta.url)("better-sqlite3")
+
 const openDatabase = (filename: string) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const db = new Sqlite(filename)
+      const Driver = requireDriver()
+      const db = new Driver(filename)
       // Readers never wait for the writer, nor the writer for them.
       db.pragma("journal_mode = WAL")
       return db

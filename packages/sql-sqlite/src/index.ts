@@ -1,6 +1,6 @@
 /**
  * SQLite store of the warehouse engine.
  */
-// First: @wms/core checks the version of effect before the other modules run.
+// First: @wms/core checks the versions of Node.js and effect before the other modules run.
 import "@wms/core"
 export * as SqliteStore from "./SqliteStore.js"

@@ -3,7 +3,7 @@
  * the `SqlClient` and `Prepared` statements on it, runs `migrations` with its dialect's migrator
  * and supplies the `Transactor`, made with `SqlTransactor`.
  */
-// First: @wms/core checks the version of effect before the other modules run.
+// First: @wms/core checks the versions of Node.js and effect before the other modules run.
 import "@wms/core"
 import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"

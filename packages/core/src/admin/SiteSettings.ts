@@ -7,12 +7,14 @@ import { Schema } from "effect"
 
 const Percent = Schema.Number.pipe(
   Schema.filter((n) => Number.isFinite(n) && n >= 0 && n <= 1_000_000, {
-    message: () => "must be a number from 0 to 1000000"
+    message: () => "must be a number from 0 to 1000000",
+    jsonSchema: { minimum: 0, maximum: 1_000_000 }
   })
 )
 const Units = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 2147483647, {
-    message: () => "must be a whole number from 0 to 2147483647"
+    message: () => "must be a whole number from 0 to 2147483647",
+    jsonSchema: { type: "integer", minimum: 0, maximum: 2147483647 }
   })
 )
 

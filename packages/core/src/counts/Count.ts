@@ -17,9 +17,6 @@ import { ReasonCode } from "../stock/ReasonCode.js"
 /** A count's status: 1 Open, 22 Counting, 23 Pending Approval, 20 Complete, 21 Cancelled. */
 export type CountStatusId = 1 | 20 | 21 | 22 | 23
 
-/** The statuses of a count that is not over: one per location at a time. */
-export const openCountStatuses: ReadonlyArray<CountStatusId> = [1, 22, 23]
-
 /** A count as the store keeps it; instants are UTC ISO. */
 export interface StoredCount {
   readonly id: number
@@ -122,7 +119,8 @@ export type NewCountRequest = typeof NewCountRequest.Type
 
 const Max = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 1000, {
-    message: () => "must be an integer from 1 to 1000"
+    message: () => "must be an integer from 1 to 1000",
+    jsonSchema: { type: "integer", minimum: 1, maximum: 1000 }
   })
 )
 
@@ -139,7 +137,8 @@ export type PlanCountsRequest = typeof PlanCountsRequest.Type
 
 const Counted = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= maxQuantity, {
-    message: () => `must be an integer from 0 to ${maxQuantity}`
+    message: () => `must be an integer from 0 to ${maxQuantity}`,
+    jsonSchema: { type: "integer", minimum: 0, maximum: maxQuantity }
   })
 )
 

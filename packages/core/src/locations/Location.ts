@@ -28,11 +28,15 @@ export const letsStockOut = (status: LocationStatus): boolean => status === "Act
 
 const WholeNumber = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 2147483647, {
-    message: () => "must be a whole number from 0 to 2147483647"
+    message: () => "must be a whole number from 0 to 2147483647",
+    jsonSchema: { type: "integer", minimum: 0, maximum: 2147483647 }
   })
 )
 const Measure = Schema.Number.pipe(
-  Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a number of at least 0" })
+  Schema.filter((n) => Number.isFinite(n) && n >= 0, {
+    message: () => "must be a number of at least 0",
+    jsonSchema: { minimum: 0 }
+  })
 )
 const optionalNull = <A, I>(schema: Schema.Schema<A, I>) =>
   Schema.optionalWith(Schema.NullOr(schema), { default: () => null })

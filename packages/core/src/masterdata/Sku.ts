@@ -44,17 +44,22 @@ export type SkuListItem = typeof SkuListItem.Type
 // Whole numbers fit the store's 32-bit INTEGER columns.
 const Count = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 2147483647, {
-    message: () => "must be a whole number from 0 to 2147483647"
+    message: () => "must be a whole number from 0 to 2147483647",
+    jsonSchema: { type: "integer", minimum: 0, maximum: 2147483647 }
   })
 )
 
 const Measure = Schema.Number.pipe(
-  Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a number of at least 0" })
+  Schema.filter((n) => Number.isFinite(n) && n >= 0, {
+    message: () => "must be a number of at least 0",
+    jsonSchema: { minimum: 0 }
+  })
 )
 
 const PickMethodId = Schema.Number.pipe(
   Schema.filter((n) => pickMethods.some((method) => method.id === n), {
-    message: () => "must be 1 (per qty) or 2 (per each)"
+    message: () => "must be 1 (per qty) or 2 (per each)",
+    jsonSchema: { type: "integer", enum: pickMethods.map((method) => method.id) }
   })
 )
 

@@ -53,7 +53,10 @@ export const MovementTaskRecord = Schema.Struct({
   from_loc_id: Schema.String,
   to_loc_id: Schema.String,
   final_loc_id: Schema.String,
+  /** `YYYY-MM-DD`, the task's creation day in the service's time zone, as on every task (§2.7). */
   creation_date: Schema.String,
+  /** `YYYY-MM-DD HH:mm:ss`, the same instant to the second. */
+  creation_datetime: Schema.String,
   status: Schema.String,
   status_id: Schema.Number,
   created_by: Schema.String,
@@ -104,13 +107,6 @@ export type MoveAllRequest = typeof MoveAllRequest.Type
 /** The body of `POST /putaway-tasks`. */
 export const PutawayRequest = Schema.Struct({ content_id: RecordId })
 export type PutawayRequest = typeof PutawayRequest.Type
-
-/** What putaway made of received stock: the tasks, and what found no room (`POST /preadvices/:id/receive`). */
-export const PutawayReport = Schema.Struct({
-  tasks: Schema.Array(Schema.Number),
-  unplaced: Schema.Array(Schema.Struct({ content_id: Schema.Number, qty: Schema.Number }))
-})
-export type PutawayReport = typeof PutawayReport.Type
 
 /** The filters of `GET /movement-tasks`. */
 export interface MovementTaskFilter {

@@ -10,7 +10,6 @@
  * confirm and a cancel never both apply.
  */
 import { Clock, Effect, Option } from "effect"
-import { CountRepository } from "../counts/CountRepository.js"
 import { fits, type Load, withInbound } from "../locations/Capacity.js"
 import { LocationFull, LocationStatusRefuses } from "../locations/Errors.js"
 import { letsStockOut, type LocationWithOccupancy, takesStockIn } from "../locations/Location.js"
@@ -22,11 +21,12 @@ import { maxQuantity } from "../shared/Formats.js"
 import { statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { CountInFlight } from "../stock/CountInFlight.js"
 import { ContentFull, ContentNotFound } from "../stock/Errors.js"
+import { compareStock } from "../stock/Fefo.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import { available } from "../stock/Stock.js"
-import { compareStock } from "../waves/Allocation.js"
 import { ContentNotAtReceiving, ContentUnavailable, MovementTaskClosed, MovementTaskNotFound } from "./Errors.js"
 import type {
   ConfirmMoveRequest,
@@ -60,7 +60,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
     const locations = yield* LocationRepository
     const skus = yield* SkuRepository
     const receipts = yield* ReceivingRepository
-    const counts = yield* CountRepository
+    const counts = yield* CountInFlight
     const { atomically } = yield* Transactor
     const tasking = yield* makeTasking
 

@@ -8,9 +8,7 @@ import type { Load } from "../locations/Capacity.js"
 import type { LocationWithOccupancy } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
-import { levelOf } from "../replenishment/PickFace.js"
-import { PickFaceRepository } from "../replenishment/PickFaceRepository.js"
-import { formatDateTime, TimeZone } from "../shared/Formats.js"
+import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
 import { statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
@@ -18,6 +16,7 @@ import * as Ledger from "../stock/Ledger.js"
 import { available } from "../stock/Stock.js"
 import type { MovementTaskRecord, MovementTaskType, NewMovementTask, StoredMovementTask } from "./MovementTask.js"
 import { MovementTaskRepository } from "./MovementTaskRepository.js"
+import { type PickFaceRoom, PickFaceRooms } from "./PickFaceRooms.js"
 import { bySequence, planPutaway } from "./Putaway.js"
 
 /** A task to open: `qty` of the locked `source` to carry to `to_loc_id`. */
@@ -65,7 +64,7 @@ export const makeTasking = Effect.gen(function*() {
   const tasks = yield* MovementTaskRepository
   const locations = yield* LocationRepository
   const skus = yield* SkuRepository
-  const pickFaces = yield* PickFaceRepository
+  const pickFaces = yield* PickFaceRooms
   const timeZone = yield* TimeZone
 
   const toRecord = (task: StoredMovementTask): MovementTaskRecord => ({
@@ -78,7 +77,8 @@ export const makeTasking = Effect.gen(function*() {
     from_loc_id: task.from_loc_id,
     to_loc_id: task.to_loc_id,
     final_loc_id: task.final_loc_id,
-    creation_date: formatDateTime(task.created_at, timeZone),
+    creation_date: formatDate(task.created_at, timeZone),
+    creation_datetime: formatDateTime(task.created_at, timeZone),
     status: statusDescription(task.status_id),
     status_id: task.status_id,
     created_by: task.created_by,
@@ -148,7 +148,7 @@ export const makeTasking = Effect.gen(function*() {
     let walk: Array<string> = []
     const lockedFor = new Set<string>()
     /** Per SKU, its faces in loc_id order with the room each has left. */
-    const faceRooms = new Map<string, Array<{ loc_id: string; room: number }>>()
+    const faceRooms = new Map<string, ReadonlyArray<PickFaceRoom>>()
     const planned: Array<TaskToOpen> = []
     const unplaced: Array<{ content_id: number; qty: number }> = []
     for (const source of sources) {
@@ -156,7 +156,7 @@ export const makeTasking = Effect.gen(function*() {
       if (qty <= 0) continue
       const sku = yield* skus.find(siteId, source.sku_id)
       const preferred = Option.match(sku, { onNone: () => null, onSome: (s) => s.preferred_putaway_location })
-      const faceLocIds = (yield* pickFaces.ofSku(siteId, source.sku_id)).map((face) => face.loc_id)
+      const faceLocIds = yield* pickFaces.ofSku(siteId, source.sku_id)
       const key = JSON.stringify([preferred, faceLocIds])
       if (!lockedFor.has(key)) {
         const locked = faceLocIds.length === 0
@@ -170,13 +170,7 @@ export const makeTasking = Effect.gen(function*() {
         lockedFor.add(key)
       }
       if (!faceRooms.has(source.sku_id)) {
-        const rooms: Array<{ loc_id: string; room: number }> = []
-        for (const face of yield* pickFaces.lockAt(siteId, faceLocIds)) {
-          if (face.sku_id !== source.sku_id) continue
-          const stock = yield* pickFaces.faceStock(siteId, face.sku_id, face.loc_id)
-          rooms.push({ loc_id: face.loc_id, room: Math.max(0, face.max_qty - levelOf(stock)) })
-        }
-        faceRooms.set(source.sku_id, rooms)
+        faceRooms.set(source.sku_id, yield* pickFaces.lockRooms(siteId, source.sku_id, faceLocIds))
       }
       const rooms = faceRooms.get(source.sku_id)!
       const candidates = walk.map((locId) => state.get(locId)!).filter((l) =>

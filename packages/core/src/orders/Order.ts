@@ -66,7 +66,8 @@ export const OrderId = StoredText.pipe(
 
 const LineNumber = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxLineNumber, {
-    message: () => `must be an integer from 1 to ${maxLineNumber}`
+    message: () => `must be an integer from 1 to ${maxLineNumber}`,
+    jsonSchema: { type: "integer", minimum: 1, maximum: maxLineNumber }
   })
 )
 

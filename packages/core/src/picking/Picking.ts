@@ -7,7 +7,6 @@
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
-import { CountRepository } from "../counts/CountRepository.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
 import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { OrderNotFound } from "../orders/Errors.js"
@@ -21,11 +20,13 @@ import { Status, type StatusId } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import { ListWindow } from "../shared/Window.js"
+import { CountInFlight } from "../stock/CountInFlight.js"
 import { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import { ShortPickReasonCode } from "../stock/ReasonCode.js"
 import { toTask } from "../waves/TaskView.js"
 import { WaveRepository } from "../waves/WaveRepository.js"
+import { ControlCounts } from "./ControlCounts.js"
 import { OrderNothingPicked, OrderShipped, OrderTasksOpen, TaskNotFound } from "./Errors.js"
 import { type OpenTaskCounts, PickingRepository } from "./PickingRepository.js"
 import { openControlCount, reallocate, wantsControlCount } from "./ShortPick.js"
@@ -40,7 +41,8 @@ export type TaskQuery = typeof TaskQuery.Type
 
 const PickedQuantity = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 2147483647, {
-    message: () => "must be an integer of at least 0"
+    message: () => "must be an integer of at least 0",
+    jsonSchema: { type: "integer", minimum: 0, maximum: 2147483647 }
   })
 )
 
@@ -79,7 +81,8 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const orders = yield* OrderRepository
     const waves = yield* WaveRepository
     const events = yield* EventPublisher
-    const counts = yield* CountRepository
+    const counts = yield* CountInFlight
+    const controlCounts = yield* ControlCounts
     const { atomically } = yield* Transactor
     const timeZone = yield* TimeZone
     const replenishment = yield* Replenishment
@@ -177,12 +180,12 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       // of it stays backordered, whatever earlier short picks backordered.
       if (next.order === Status.Released) yield* picking.clearBackordered(task.order_ref)
       if (settings?.count_on_short_pick === true && wantsControlCount(request.reason_code ?? null)) {
-        yield* openControlCount({ locations, counts }, actor, task, createdAt)
+        yield* openControlCount({ locations, counts: controlCounts }, actor, task, createdAt)
       }
       yield* waves.setOrderStatuses(new Map([[task.order_ref, next.order]]))
       yield* picking.setClaimsetStatus(task.claimset_id, next.claimset)
       yield* waves.setStatus(task.wave_id, next.wave)
-      // A pick at a pick face lowers its level: replenish it in the same transaction (§3.4 R4).
+      // A pick at a pick face lowers its level: replenish it in the same transaction (warehouse cycle §3.4 R4).
       yield* replenishment.afterChange(actor, content.site_id, [{ sku_id: content.sku_id, loc_id: content.loc_id }])
     }, atomically)
 

@@ -4,8 +4,6 @@
  * wave and claimset, and the control count of the location it was short at.
  */
 import { Effect } from "effect"
-import type { CountRepository } from "../counts/CountRepository.js"
-import { openCount } from "../counts/Open.js"
 import type { LocationRepository } from "../locations/LocationRepository.js"
 import type { Actor } from "../shared/Tenancy.js"
 import type { InventoryRepository } from "../stock/InventoryRepository.js"
@@ -13,6 +11,7 @@ import * as Ledger from "../stock/Ledger.js"
 import type { ShortPickReasonCode } from "../stock/ReasonCode.js"
 import { allocateShortfall } from "../waves/Allocation.js"
 import type { ClaimRow, WaveRepository } from "../waves/WaveRepository.js"
+import type { ControlCounts } from "./ControlCounts.js"
 
 /**
  * Claims `qty` of the shorted task's line again from other stock of its SKU and client, first
@@ -87,17 +86,12 @@ export const wantsControlCount = (reason: ShortPickReasonCode | null) =>
  * no count open already (that one will find the truth just as well).
  */
 export const openControlCount = Effect.fnUntraced(function*(
-  ports: { readonly locations: LocationRepository["Type"]; readonly counts: CountRepository["Type"] },
+  ports: { readonly locations: LocationRepository["Type"]; readonly counts: ControlCounts["Type"] },
   actor: Actor,
   task: ClaimRow,
   createdAt: string
 ) {
   const [location] = yield* ports.locations.lockMany(task.site_id, [task.from_loc_id], "share")
   if (location === undefined) return
-  yield* openCount(ports.counts, actor, task.from_loc_id, {
-    sku_id: null,
-    blind: false,
-    assignee: null,
-    reason: `Short pick of task ${task.id}`
-  }, createdAt)
+  yield* ports.counts.open(actor, task.from_loc_id, `Short pick of task ${task.id}`, createdAt)
 })

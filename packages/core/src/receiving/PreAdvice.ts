@@ -23,7 +23,8 @@ export const PreAdviceId = Text.pipe(
 /** A line number: an integer from 1 to 2147483647. */
 export const PreAdviceLineNumber = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, {
-    message: () => "must be an integer from 1 to 2147483647"
+    message: () => "must be an integer from 1 to 2147483647",
+    jsonSchema: { type: "integer", minimum: 1, maximum: maxInteger }
   })
 )
 
@@ -32,7 +33,7 @@ const ExpectedQuantity = Quantity.pipe(
 )
 
 const SupplierReference = Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n), { message: () => "must be an integer id" })
+  Schema.filter((n) => Number.isInteger(n), { message: () => "must be an integer id", jsonSchema: { type: "integer" } })
 )
 
 const SkuReference = Text.pipe(Schema.filter((s) => s !== "", { message: () => "must not be empty" }))

@@ -9,11 +9,9 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
 import { LocationStatusRefuses } from "../locations/Errors.js"
-import { letsStockOut, type LocationWithOccupancy, takesStockIn } from "../locations/Location.js"
+import { takesStockIn } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
-import type { PutawayReport } from "../movement/MovementTask.js"
-import { atReceiving, makeTasking } from "../movement/Tasking.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.js"
@@ -25,13 +23,15 @@ import { type Content, InventoryRepository } from "../stock/InventoryRepository.
 import * as Ledger from "../stock/Ledger.js"
 import { PreAdviceNotFound, PreAdviceNothingToReceive } from "./Errors.js"
 import { PreAdvices } from "./PreAdvices.js"
+import { type PutawayReport, ReceiptPutaway } from "./ReceiptPutaway.js"
 import { type LineToReceive, type PreAdviceToReceive, ReceivingRepository } from "./ReceivingRepository.js"
 
 const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {
   message: () => "must be a non-empty text of at most 64 characters"
 }))
 const LineNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, {
-  message: () => `must be an integer from 1 to ${maxInteger}`
+  message: () => `must be an integer from 1 to ${maxInteger}`,
+  jsonSchema: { type: "integer", minimum: 1, maximum: maxInteger }
 }))
 
 /** One line of a receipt: how much of pre-advice line `line` arrived, and where. */
@@ -77,7 +77,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
     const receipts = yield* ReceivingRepository
     const locations = yield* LocationRepository
     const settings = yield* SiteSettingsRepository
-    const tasking = yield* makeTasking
+    const putaways = yield* ReceiptPutaway
     const inventory = yield* InventoryRepository
     const skus = yield* SkuRepository
     const preAdvices = yield* PreAdvices
@@ -103,33 +103,6 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
           receiving.set(line.line, total)
         }
       })
-
-    /**
-     * Makes the putaway tasks of the contents received at a receiving location. Stock at one that
-     * lets no stock out stays there untasked, reported as unplaced like stock that finds no room.
-     */
-    const putAway = Effect.fnUntraced(function*(
-      actor: Actor,
-      contents: ReadonlyArray<Content>,
-      managed: ReadonlyArray<LocationWithOccupancy>,
-      receivingLocation: string
-    ) {
-      const locationOf = (c: Content) => Option.fromNullable(managed.find((l) => l.loc_id === c.loc_id))
-      const atReceivingLocation = contents.filter((c) => atReceiving(c.loc_id, locationOf(c), receivingLocation))
-      const movable = atReceivingLocation.filter((c) =>
-        Option.match(locationOf(c), { onNone: () => true, onSome: (l) => letsStockOut(l.status) })
-      )
-      const run = yield* tasking.planPutaways(actor.scope.site_id, movable)
-      const tasks = yield* tasking.open(actor, run.tasks)
-      const held = atReceivingLocation.filter((c) => !movable.includes(c)).map((c) => ({
-        content_id: c.content_id,
-        qty: c.qty
-      }))
-      return {
-        tasks: tasks.map((task) => task.id),
-        unplaced: [...run.unplaced, ...held].sort((a, b) => a.content_id - b.content_id)
-      } satisfies PutawayReport
-    })
 
     const receive = Effect.fnUntraced(function*(actor: Actor, preAdviceId: string, request: ReceiptRequest) {
       const found = yield* receipts.lockPreAdvice(actor.scope, preAdviceId)
@@ -186,7 +159,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         received.set(line.line, received.get(line.line)! + receipt.qty)
       }
       const report: Option.Option<PutawayReport> = putaway
-        ? Option.some(yield* putAway(actor, contents, managed, receivingLocation))
+        ? Option.some(yield* putaways.putAway(actor, contents, managed, receivingLocation))
         : Option.none()
       const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
       if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)

@@ -10,12 +10,14 @@ import { ListWindow } from "../shared/Window.js"
 
 const WholeQuantity = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= maxQuantity, {
-    message: () => `must be a whole number from 0 to ${maxQuantity}`
+    message: () => `must be a whole number from 0 to ${maxQuantity}`,
+    jsonSchema: { type: "integer", minimum: 0, maximum: maxQuantity }
   })
 )
 const PositiveQuantity = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxQuantity, {
-    message: () => `must be a whole number from 1 to ${maxQuantity}`
+    message: () => `must be a whole number from 1 to ${maxQuantity}`,
+    jsonSchema: { type: "integer", minimum: 1, maximum: maxQuantity }
   })
 )
 

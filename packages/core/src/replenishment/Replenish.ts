@@ -14,8 +14,8 @@
  */
 import { fits, type Load, withInbound } from "../locations/Capacity.js"
 import type { LocationWithOccupancy } from "../locations/Location.js"
+import { compareStock, isAllocatable, type StockToAllocate } from "../stock/Fefo.js"
 import { available } from "../stock/Stock.js"
-import { compareStock, isAllocatable, type StockToAllocate } from "../waves/Allocation.js"
 import { type FaceStock, levelOf, type StoredPickFace } from "./PickFace.js"
 
 /** What the planner reads of the face's SKU. */

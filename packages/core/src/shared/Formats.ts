@@ -13,7 +13,10 @@ const isCalendarDate = (value: string) => {
 
 /** A calendar date `YYYY-MM-DD` that exists. */
 export const CalendarDate = Schema.String.pipe(
-  Schema.filter(isCalendarDate, { message: () => "must be a date YYYY-MM-DD" })
+  Schema.filter(isCalendarDate, {
+    message: () => "must be a date YYYY-MM-DD",
+    jsonSchema: { pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
+  })
 )
 
 /** The largest whole number a store keeps: ids, quantities and line numbers are 32-bit integer columns. */
@@ -24,8 +27,14 @@ export const maxQuantity = maxInteger
 
 /** A quantity on write: an integer from 1 to `maxQuantity`. */
 export const Quantity = Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer of at least 1" }),
-  Schema.filter((n) => n <= maxQuantity, { message: () => `must be at most ${maxQuantity}` })
+  Schema.filter((n) => Number.isInteger(n) && n >= 1, {
+    message: () => "must be an integer of at least 1",
+    jsonSchema: { type: "integer", minimum: 1 }
+  }),
+  Schema.filter((n) => n <= maxQuantity, {
+    message: () => `must be at most ${maxQuantity}`,
+    jsonSchema: { maximum: maxQuantity }
+  })
 )
 
 /**
@@ -33,7 +42,10 @@ export const Quantity = Schema.Number.pipe(
  * so `1.5`, `-1` or `2147483648` give 400 on both stores alike.
  */
 export const RecordId = Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, { message: () => "must be an integer id" })
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= maxInteger, {
+    message: () => "must be an integer id",
+    jsonSchema: { type: "integer", minimum: 1, maximum: maxInteger }
+  })
 )
 
 /** A numeric record id in a path: digits only, so `1.5`, `abc` or `-1` give 400. */
@@ -41,9 +53,6 @@ export const RecordIdFromPath = Schema.String.pipe(
   Schema.filter((s) => /^[1-9]\d{0,9}$/.test(s) && Number(s) <= maxInteger, { message: () => "must be an integer id" }),
   Schema.compose(Schema.NumberFromString)
 )
-
-/** An optional text on write: absent or null means none. */
-export const OptionalText = Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 
 /** The service's time zone for every date-time it shows (`WMS_TIMEZONE`, default UTC). */
 export class TimeZone extends Context.Reference<TimeZone>()("@wms/core/TimeZone", {

@@ -4,15 +4,19 @@
  */
 import { Effect, FiberRef, Schema } from "effect"
 
-const WholeFromString = Schema.String.pipe(
-  Schema.filter((s) => /^\d{1,9}$/.test(s), { message: () => "must be a whole number" }),
+/** The largest `limit` or `offset`: nine digits. */
+export const maxWindowBound = 999_999_999
+
+/** A `limit` or `offset` as the query gives it: one message for any text out of its range. */
+export const WindowBound = Schema.String.pipe(
+  Schema.filter((s) => /^\d{1,9}$/.test(s), { message: () => `must be a whole number from 0 to ${maxWindowBound}` }),
   Schema.compose(Schema.NumberFromString)
-)
+).annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: maxWindowBound } })
 
 /** `limit` and `offset` of a list (extension, DECISIONS §9): without them, the whole list. */
 export const ListWindow = Schema.Struct({
-  limit: Schema.optional(WholeFromString),
-  offset: Schema.optional(WholeFromString)
+  limit: Schema.optional(WindowBound),
+  offset: Schema.optional(WindowBound)
 })
 export type ListWindow = typeof ListWindow.Type
 

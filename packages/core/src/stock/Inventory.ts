@@ -61,7 +61,8 @@ export interface LostAndFoundRecord {
 
 const NonZeroInteger = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n !== 0 && Math.abs(n) <= 1_000_000_000, {
-    message: () => "must be a non-zero integer"
+    message: () => "must be a non-zero integer",
+    jsonSchema: { type: "integer", minimum: -1_000_000_000, maximum: 1_000_000_000, not: { const: 0 } }
   })
 )
 const Text = Schema.String.pipe(Schema.filter((s) => s.trim() !== "" && s.length <= 64, {

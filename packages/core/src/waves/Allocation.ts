@@ -9,7 +9,8 @@
  * Allocation may be partial: what no stock covers stays short.
  */
 import { Status, type StatusId } from "../shared/Status.js"
-import { available, type ContentQuantities } from "../stock/Stock.js"
+import { compareNullable, compareStock, isAllocatable, type StockToAllocate } from "../stock/Fefo.js"
+import { available } from "../stock/Stock.js"
 
 /** What orders are served by (`compareOrders`): all a wave planned page by page holds of each order. */
 export interface ServingKey {
@@ -32,17 +33,6 @@ export interface OrderToAllocate extends ServingKey {
   readonly customer_name: string | null
   readonly carrier_name: string | null
   readonly lines: ReadonlyArray<LineToAllocate>
-}
-
-export interface StockToAllocate extends ContentQuantities {
-  readonly content_id: number
-  readonly sku_id: string
-  readonly client_id: string | null
-  readonly loc_id: string
-  readonly tag_id: string
-  readonly expiry_date: string | null
-  /** UTC ISO instant: older stock goes first among equal expiry dates. */
-  readonly created_at: string
 }
 
 /** How claims are grouped into claimsets (§2.6). */
@@ -91,23 +81,10 @@ export interface AllocationPlan {
   readonly orderStatuses: ReadonlyMap<number, StatusId>
 }
 
-/** Absent values sort after present ones; present ones in text order. */
-const compareNullable = (a: string | null, b: string | null) =>
-  a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1
-
 /** The order in which a wave's orders are served. */
 export const compareOrders = (a: ServingKey, b: ServingKey) =>
   compareNullable(a.ship_by_date, b.ship_by_date) || compareNullable(a.order_date, b.order_date) ||
   (a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0)
-
-/** First expiry first out (no expiry last), then oldest, then lowest content id. */
-export const compareStock = (a: StockToAllocate, b: StockToAllocate) =>
-  compareNullable(a.expiry_date, b.expiry_date) || compareNullable(a.created_at, b.created_at) ||
-  a.content_id - b.content_id
-
-/** Whether stock may be allocated on `today`: not expired (an expiry date of today is still good). */
-export const isAllocatable = (stock: StockToAllocate, today: string) =>
-  available(stock) > 0 && (stock.expiry_date === null || stock.expiry_date >= today)
 
 const claimsetBreak = (order: OrderToAllocate, strategy: AllocationStrategy): string => {
   switch (strategy.pickType) {

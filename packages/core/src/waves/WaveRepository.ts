@@ -5,7 +5,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { StatusId } from "../shared/Status.js"
 import type { Owner, Scope } from "../shared/Tenancy.js"
-import type { OrderToAllocate, ServingKey, StockToAllocate } from "./Allocation.js"
+import type { StockToAllocate } from "../stock/Fefo.js"
+import type { OrderToAllocate, ServingKey } from "./Allocation.js"
 import type { CandidateOrder } from "./WaveSelection.js"
 
 /** A wave as the store keeps it; `created_at` is a UTC ISO instant. */

@@ -85,7 +85,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       const wave = yield* lock(actor, waveId)
       if (wave.status_id !== Status.Released) return yield* new WaveStarted({ waveId })
       if (!(yield* allocateWave(ports, wave))) return { message: "Geen orders in deze wave" }
-      // Pick faces the start allocated from are replenished in the same transaction (§3.4 R4).
+      // Pick faces the start allocated from are replenished in the same transaction (warehouse cycle §3.4 R4).
       yield* replenishment.afterWaveStart(actor, actor.scope.site_id, waveId)
       return { message: `Wave met id ${waveId} is gestart` }
     }, atomically)

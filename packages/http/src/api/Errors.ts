@@ -112,7 +112,12 @@ export const ForbiddenError = onTheWire(
   Forbidden,
   "The site header is missing or invalid, or admin rights are required"
 )
+/**
+ * @deprecated No endpoint declares the bare category: each declares the errors of its feature
+ * (`onTheWire(OrderNotFound)`), which an embedder's own endpoint does too.
+ */
 export const NotFoundError = onTheWire(NotFound, "The record does not exist in the request's scope")
+/** @deprecated As `NotFoundError`: declare the feature's own error, `onTheWire(OrderExists)`. */
 export const ConflictError = onTheWire(Conflict, "The record exists, or its state forbids the change")
 
 /** A request body over the size limit (1 MiB). */

@@ -90,7 +90,8 @@ export const parseCommand = (argv: ReadonlyArray<string>, site: string): Either.
   const scope = { site: values.site ?? site, user: values.user }
   const arity = (count: number, shape: string) =>
     rest.length === count ? Either.right(rest) : Either.left(new UsageError(`Usage: wms ${shape}`))
-  if (values.help === true || name === undefined || name === "help") return Either.right({ _tag: "Help" })
+  if (values.help === true || name === "help") return Either.right({ _tag: "Help" })
+  if (name === undefined) return Either.left(new UsageError("Name a command"))
   switch (name) {
     case "import":
       return Either.flatMap(

@@ -5,7 +5,7 @@
  * variables of `wms-server`; logs go to standard error, so that standard output holds only what a
  * command prints (an export's file, an import's report, a password).
  */
-// First: @wms/core checks the version of effect before the other modules run.
+// First: @wms/core checks the versions of Node.js and effect before the other modules run.
 import "@wms/core"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect, Either, Logger } from "effect"

@@ -2,7 +2,7 @@
  * The three hottest routes, `GET /orders/:id`, `GET /orders` and `POST /orders`, answered straight
  * on node:http before the platform's `HttpApi` sees the request. On effect 3 the `HttpApi` stack
  * (its request wrapper, router, middleware chain and response conversion) costs more CPU a request
- * than the engine's own work (README, Performance); this front costs little and runs the same
+ * than the engine's own work (docs/PERFORMANCE.md, HTTP); this front costs little and runs the same
  * pieces in the same order: the declared endpoint's route, schemas, security and success status,
  * the security check (`actorOf`), the body's checks (`JsonBody`, `StrictBody`), the orders table's
  * entries (a list read with a `limit` counted for its `X-Total-Count`, `TotalCount`), the error

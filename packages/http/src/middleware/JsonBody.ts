@@ -23,11 +23,17 @@ const refuse = (request: HttpServerRequest.HttpServerRequest, message: string) =
   Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause: refused, description: message }))
 
 /**
- * Whether a body of `contentType` is JSON, as the platform decides: no content type, or one that
- * names `application/json`. Any other body is refused (`checked`), never read as a form.
+ * Whether a body of `contentType` is JSON: no content type, or the media type `application/json`
+ * with any parameters, in any case (`Application/JSON; charset=utf-8`). The media type is parsed,
+ * not searched: `application/json-seq` or `text/plain; note=application/json` is not JSON. Any
+ * other body is refused (`checked`), never read as a form.
  */
-export const isJson = (contentType: string | undefined): boolean =>
-  contentType === undefined || contentType === "" || contentType.toLowerCase().includes("application/json")
+export const isJson = (contentType: string | undefined): boolean => {
+  if (contentType === undefined || contentType === "") return true
+  const parameters = contentType.indexOf(";")
+  const mediaType = parameters < 0 ? contentType : contentType.slice(0, parameters)
+  return mediaType.trim().toLowerCase() === "application/json"
+}
 
 // The platform reads a form body as the payload and hands a multipart one to its parser, which
 // throws (a 500) on a body it cannot parse; the API takes JSON only. A body of another type is read

@@ -61,7 +61,7 @@ const observedOf = (config: ServerConfig): AccessLog.AccessLogOptions => ({
 })
 
 // Unless traces are exported (`Tracing`), the server makes no spans: on effect 3 each is costly
-// (README, Performance), and a request would open one for itself and one per SQL statement.
+// (docs/PERFORMANCE.md, HTTP), and a request would open one for itself and one per SQL statement.
 const api = (config: ServerConfig, observed: AccessLog.AccessLogOptions) => {
   const tracing = Option.isSome(config.otlpEndpoint)
   return HttpApiBuilder.serve((app) => AccessLog.middleware(observed)(bodyLimit(app))).pipe(

@@ -46,8 +46,9 @@ export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
           "(Cancelled). Optional filters `task_type` (`Putaway`, `Move`, `Replenish`), `sku_id`, `from_loc_id`, " +
           "`to_loc_id`, and `limit`/`offset`. A task: `quantity` of `sku_id` and `tag_id` on the source content " +
           "`content_id` at `from_loc_id`, to carry to `to_loc_id` (`final_loc_id` the same; once Complete, both " +
-          "where it went); `creation_date` `YYYY-MM-DD HH:mm:ss`; `status` and `status_id` 1 Open, 20 Complete, 21 " +
-          "Cancelled; `created_by`; `reason` or null."
+          "where it went); `creation_date` `YYYY-MM-DD` and `creation_datetime` `YYYY-MM-DD HH:mm:ss` in the " +
+          "service's time zone; `status` and `status_id` 1 Open, 20 Complete, 21 Cancelled; `created_by`; `reason` " +
+          "or null."
       )
   )
   .add(

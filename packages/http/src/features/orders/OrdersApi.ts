@@ -36,7 +36,7 @@ const NewOrderLines = Schema.Array(NewOrderLine)
 // One line or an array of lines as they are read, for a client that sends back what it read.
 const lineOrLines = Schema.Union(OrderLine, Schema.Array(OrderLine))
 const oneOrMany = Schema.Union(NewOrderLine, NewOrderLines)
-const { $schema: _, ...oneOrManyJsonSchema } = JSONSchema.make(Schema.encodedSchema(oneOrMany), {
+const { $schema: _, ...oneOrManyJsonSchema } = JSONSchema.make(oneOrMany, {
   target: "openApi3.1"
 })
 

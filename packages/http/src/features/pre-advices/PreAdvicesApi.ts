@@ -17,7 +17,8 @@ import {
   PreAdviceListItem,
   PreAdviceNotFound,
   PreAdviceNotOpen,
-  RecordIdFromPath
+  RecordIdFromPath,
+  WindowBound
 } from "@wms/core"
 import { Schema } from "effect"
 import { given } from "../../api/CreatedAt.js"
@@ -28,15 +29,10 @@ import { ReadOnlyFields } from "../../api/UnknownFields.js"
 const id = HttpApiSchema.param("id", PreAdviceIdFromPath)
 const lineId = HttpApiSchema.param("line_id", RecordIdFromPath)
 
-const Count = Schema.String.pipe(
-  Schema.filter((s) => /^\d{1,9}$/.test(s), { message: () => "must be a whole number" }),
-  Schema.compose(Schema.NumberFromString)
-)
-
 /** `limit` and `offset` of a list (extension): without them the whole list. */
 export const PreAdvicePaging = Schema.Struct({
-  limit: Schema.optional(Count),
-  offset: Schema.optional(Count)
+  limit: Schema.optional(WindowBound),
+  offset: Schema.optional(WindowBound)
 })
 
 // A pre-advice as either GET shows it, and one line or an array of lines as they are read.
