@@ -1,6 +1,6 @@
 /**
  * Counts the steps of effect's run loop per request on the three hot routes (`GET /orders/:id`,
- * `GET /orders`, `POST /orders`) of the server (`packages/http/dist/Server.js`, the modules the
+ * `GET /orders`, `POST /orders`) of the server (`packages/http/dist/server/Server.js`, the modules the
  * bundle is made of), in this process, and names the busiest kinds of step. Unlike CPU time, the
  * count does not move with the machine's load, so it shows at once what a change to the request's
  * path saves.
@@ -14,8 +14,8 @@
  */
 import { Effect, Fiber, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
-import { serverConfig } from "../../packages/http/dist/Config.js"
-import * as Server from "../../packages/http/dist/Server.js"
+import { serverConfig } from "../../packages/http/dist/server/Config.js"
+import * as Server from "../../packages/http/dist/server/Server.js"
 import { freePort, freshDatabase, request, table } from "../common.js"
 
 const { values } = parseArgs({

@@ -12,13 +12,13 @@ export const main = async (database = "sqlite::memory:") => {
   // Opens and migrates the database; acts on site "main", created because the database is empty.
   const wms = await createWarehouse({ database, timeZone: "Europe/Amsterdam" })
   try {
-    await wms.skus.create({ sku_id: "APPLE", description: "Apple", expiry_sku: true, expiry_days: 30 })
-    await wms.preadvices.create({ pre_advice_id: "PA-1", lines: [{ sku_id: "APPLE", qty: 10 }] })
-    await wms.preadvices.receive("PA-1")
-    await wms.orders.create({ order_id: "SO-1", lines: [{ sku_id: "APPLE", qty: 4 }] })
+    await wms.skus.createSku({ sku_id: "APPLE", description: "Apple", expiry_sku: true, expiry_days: 30 })
+    await wms.preAdvices.createPreAdvice({ pre_advice_id: "PA-1", lines: [{ sku_id: "APPLE", qty: 10 }] })
+    await wms.receiving.receive("PA-1")
+    await wms.orders.createOrder({ order_id: "SO-1", lines: [{ sku_id: "APPLE", qty: 4 }] })
 
     // Failures reject with the engine's own error classes, each with its data.
-    const duplicate = await wms.orders.create({ order_id: "SO-1" }).catch((error: unknown) => error)
+    const duplicate = await wms.orders.createOrder({ order_id: "SO-1" }).catch((error: unknown) => error)
     console.log(duplicate instanceof OrderExists ? `refused: ${duplicate.message}` : "accepted twice?")
 
     // Events arrive after commit, from the webhook worker the facade runs.
@@ -28,18 +28,22 @@ export const main = async (database = "sqlite::memory:") => {
       resolveShipped((event.data as { order_id: string }).order_id)
     })
 
-    const definition = await wms.waveDefinitions.create({ description: "Everything", criterium_id: 5, pick_type: 1 })
+    const definition = await wms.waveDefinitions.createWaveDefinition({
+      description: "Everything",
+      criterium_id: 5,
+      pick_type: 1
+    })
     const { wave_id } = await wms.waves.create(definition)
     console.log((await wms.waves.start(wave_id)).message)
-    for (const task of await wms.tasks.list({ wave_id })) await wms.tasks.confirm(task.id)
-    await wms.orders.ship("SO-1")
+    for (const task of await wms.picking.tasks({ wave_id })) await wms.picking.confirm(task.id)
+    await wms.picking.ship("SO-1")
     console.log(`order_shipped: ${await shipped}`)
     await unsubscribe()
 
-    const order = await wms.orders.get("SO-1")
+    const order = await wms.orders.getOrder("SO-1")
     console.log(`${order.order_id}: ${order.order_status_description}, shipped ${order.lines[0]?.qty_shipped}`)
 
-    const missing = await wms.orders.get("SO-404").catch((error: unknown) => error)
+    const missing = await wms.orders.getOrder("SO-404").catch((error: unknown) => error)
     console.log(missing instanceof OrderNotFound ? `${missing._tag} ${missing.orderId}: ${missing.message}` : "found?")
     return { order, shipped: await shipped, stock: await wms.inventory.overview() }
   } finally {

@@ -35,7 +35,7 @@ export const checkWarehouseRules = async (numRuns = 10) => {
             claimed.set(key, (claimed.get(key) ?? 0) + claim.qty)
           }
         }
-        for (const order of await scope.orders.list()) {
+        for (const order of await scope.orders.listOrders()) {
           if (order.order_status.id !== 15) continue
           for (const line of order.lines ?? []) {
             if ((claimed.get(`${order.order_id}/${line.line}`) ?? 0) !== line.qty) {

@@ -45,7 +45,7 @@ const preAdvice = (fields: Partial<PreAdviceToReceive> = {}): PreAdviceToReceive
 })
 
 /** The pre-advice as `GET /preadvices/:id` shows it once received, for the event. */
-const shown: Effect.Effect.Success<ReturnType<PreAdvices["get"]>> = {
+const shown: Effect.Effect.Success<ReturnType<PreAdvices["getPreAdvice"]>> = {
   pre_advice_id: "PA-1",
   client_id: null,
   pre_advice_status: { id: 3, description: "Received" },
@@ -109,7 +109,7 @@ const withReceiving = <A, E>(
       makeTestLayer(MovementTaskRepository)({
         insert: (rows) => Effect.sync(() => rows.map(() => ++tasks))
       }, log),
-      makeTestLayer(PreAdvices)({ get: () => Effect.succeed(shown) }, log),
+      makeTestLayer(PreAdvices)({ getPreAdvice: () => Effect.succeed(shown) }, log),
       // No pick faces: putaway plans on storage alone (replenishment's own tests cover faces).
       makeTestLayer(PickFaceRepository)({ ofSku: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
       events.layer,
@@ -167,7 +167,7 @@ describe("Receiving", () => {
         ...perLine,
         ...perLine,
         "ReceivingRepository.setStatus",
-        "PreAdvices.get",
+        "PreAdvices.getPreAdvice",
         "Transactor.commit"
       ])
       // At the receiving location, under generated tags; an expiry SKU expires its expiry_days from today.
@@ -328,7 +328,7 @@ describe("Receiving", () => {
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions",
         "ReceivingRepository.setStatus",
-        "PreAdvices.get",
+        "PreAdvices.getPreAdvice",
         "Transactor.commit"
       ])
       // Locked for update: the receiving location is no candidate, but a status change must wait.

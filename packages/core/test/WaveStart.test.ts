@@ -205,7 +205,7 @@ const startWave = (orders: ReadonlyArray<OrderToAllocate>, stock: ReadonlyArray<
       makeTestLayer(WaveRepository)(waves),
       makeTestLayer(InventoryRepository)(inventory),
       makeTestLayer(OrderRepository)({ findMany }),
-      makeTestLayer(WaveDefinitions)({ get: () => Effect.succeed(definition(pick)) }),
+      makeTestLayer(WaveDefinitions)({ getWaveDefinition: () => Effect.succeed(definition(pick)) }),
       makeTestLayer(Replenishment)({ afterWaveStart: () => Effect.succeed([]) }),
       events.layer,
       testTransactor()

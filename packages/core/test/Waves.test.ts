@@ -190,12 +190,12 @@ describe("Waves", () => {
         log,
         repository,
         (waves) => waves.create(siteActor, 3),
-        { get: () => Effect.succeed(definition()) }
+        { getWaveDefinition: () => Effect.succeed(definition()) }
       )
       assert.deepStrictEqual(result, { message: "Wave met id 5 is aangemaakt", wave_id: 5 })
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
-        "WaveDefinitions.get",
+        "WaveDefinitions.getWaveDefinition",
         "WaveRepository.candidateOrders",
         "WaveRepository.insert",
         "WaveRepository.attachOrders",
@@ -219,7 +219,7 @@ describe("Waves", () => {
         log,
         repository,
         (waves) => waves.create(siteActor, 3),
-        { get: () => Effect.succeed(definition({ autostart: true })) }
+        { getWaveDefinition: () => Effect.succeed(definition({ autostart: true })) }
       )
       assert.deepStrictEqual(result, { message: "Wave met id 5 is aangemaakt maar bevat geen orders", wave_id: 5 })
       assert.deepStrictEqual(log.argsOf("WaveRepository.attachOrders"), [[5, []]])
@@ -239,7 +239,7 @@ describe("Waves", () => {
         log,
         repository,
         (waves) => waves.create(siteActor, 3),
-        { get: () => Effect.succeed(definition({ autostart: true, value: "SO-1" })) }
+        { getWaveDefinition: () => Effect.succeed(definition({ autostart: true, value: "SO-1" })) }
       )
       assert.deepStrictEqual(result, { message: "Wave met id 5 wordt aangemaakt en automatisch gestart", wave_id: 5 })
       assert.deepStrictEqual(log.argsOf("WaveRepository.setStatus"), [[5, 15]])

@@ -2,54 +2,23 @@
  * The declaration of the warehouse REST API: every group, endpoint, schema and error, apart from
  * the handlers, so that the server, the OpenAPI document and typed clients share one source.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
-import { AdminApi } from "./api/AdminApi.js"
-import { AuthApi } from "./api/AuthApi.js"
-import { CarriersApi } from "./api/CarriersApi.js"
-import { CountsApi } from "./api/CountsApi.js"
+import { HttpApi, type HttpApiEndpoint, type HttpApiGroup, OpenApi } from "@effect/platform"
 import { BadRequest, InternalError, PayloadTooLargeError } from "./api/Errors.js"
-import { ImportExportApi } from "./api/ImportExportApi.js"
-import { InventoryApi } from "./api/InventoryApi.js"
-import { LocationsApi } from "./api/LocationsApi.js"
-import { MovementTasksApi } from "./api/MovementTasksApi.js"
 import { documentOperations } from "./api/Operations.js"
-import { OrdersApi } from "./api/OrdersApi.js"
-import { CustomersApi, SuppliersApi } from "./api/PartnersApi.js"
-import { PickFacesApi, ReplenishmentApi } from "./api/PickFacesApi.js"
-import { PickingApi } from "./api/PickingApi.js"
-import { PreAdvicesApi } from "./api/PreAdvicesApi.js"
-import { ReceivingApi } from "./api/ReceivingApi.js"
-import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./api/SkusApi.js"
-import { SystemApi } from "./api/SystemApi.js"
 import { documentBodies } from "./api/UnknownFields.js"
-import { WaveDefinitionsApi } from "./api/WaveDefinitionsApi.js"
-import { WavesApi } from "./api/WavesApi.js"
-import { WebhooksApi } from "./api/WebhooksApi.js"
+import { features } from "./features/index.js"
 
-const declaration = HttpApi.make("warehouse")
-  .add(SystemApi)
-  .add(AuthApi)
-  .add(AdminApi)
-  .add(CustomersApi)
-  .add(SuppliersApi)
-  .add(CarriersApi)
-  .add(SkusApi)
-  .add(SkuGroupsApi)
-  .add(PickMethodsApi)
-  .add(OrdersApi)
-  .add(PreAdvicesApi)
-  .add(InventoryApi)
-  .add(ReceivingApi)
-  .add(LocationsApi)
-  .add(MovementTasksApi)
-  .add(CountsApi)
-  .add(PickFacesApi)
-  .add(ReplenishmentApi)
-  .add(WaveDefinitionsApi)
-  .add(WavesApi)
-  .add(PickingApi)
-  .add(WebhooksApi)
-  .add(ImportExportApi)
+/** The groups of the features. */
+type Groups = (typeof features)[number]["group"]
+
+/** `api` with the groups of the features, in their order. */
+const withFeatures = <Id extends string, E, R>(api: HttpApi.HttpApi<Id, never, E, R>) =>
+  features.reduce<HttpApi.HttpApi<Id, HttpApiGroup.HttpApiGroup.Any, E, R>>(
+    (built, { group }) => built.add(group),
+    api
+  ) as unknown as HttpApi.HttpApi<Id, Groups, E, R>
+
+const declaration = withFeatures(HttpApi.make("warehouse"))
   .addError(BadRequest)
   .addError(PayloadTooLargeError)
   .addError(InternalError)
@@ -81,3 +50,20 @@ export class WarehouseApi extends declaration
   .annotate(OpenApi.Servers, [{ url: "/", description: "The server that serves this document" }])
   .annotate(OpenApi.Transform, (spec) => documentOperationsOf(documentBodies(spec)))
 {}
+
+/** The name of a group of the API. */
+export type GroupName = HttpApiGroup.HttpApiGroup.Name<Groups>
+
+/** The group named `G`. */
+export type Group<G extends GroupName> = HttpApiGroup.HttpApiGroup.WithName<Groups, G>
+
+/** The names of the endpoints of group `G`. */
+export type EndpointName<G extends GroupName> = HttpApiEndpoint.HttpApiEndpoint.Name<
+  HttpApiGroup.HttpApiGroup.Endpoints<Group<G>>
+>
+
+/** The endpoint `E` of group `G`. */
+export type Endpoint<G extends GroupName, E extends EndpointName<G>> = HttpApiEndpoint.HttpApiEndpoint.WithName<
+  HttpApiGroup.HttpApiGroup.Endpoints<Group<G>>,
+  E
+>

@@ -38,12 +38,26 @@ const withCredentials = (options: ClientOptions) => (request: HttpClientRequest.
   return options.site === undefined ? authorized : HttpClientRequest.setHeader(authorized, "site", options.site)
 }
 
+/** The groups under the ids they had before group ids were all camelCase (0.1); removed in 0.3. */
+const withFormerGroupIds = <
+  C extends { readonly preAdvices: unknown; readonly skuGroups: unknown; readonly pickMethods: unknown }
+>(
+  client: C
+): C & {
+  /** @deprecated Use `preAdvices`. */
+  readonly preadvices: C["preAdvices"]
+  /** @deprecated Use `skuGroups`. */
+  readonly skugroups: C["skuGroups"]
+  /** @deprecated Use `pickMethods`. */
+  readonly pickmethods: C["pickMethods"]
+} => ({ ...client, preadvices: client.preAdvices, skugroups: client.skuGroups, pickmethods: client.pickMethods })
+
 /** The typed client; needs an `HttpClient` (`FetchHttpClient.layer`, or `NodeHttpClient.layer`). */
 export const makeClient = (options: ClientOptions) =>
   HttpApiClient.make(WarehouseApi, {
     baseUrl: options.baseUrl,
     transformClient: HttpClient.mapRequest(withCredentials(options))
-  })
+  }).pipe(Effect.map(withFormerGroupIds))
 
 /** The client `makeClient` builds. */
 export type WarehouseHttpClient = Effect.Effect.Success<ReturnType<typeof makeClient>>

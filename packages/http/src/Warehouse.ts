@@ -32,7 +32,7 @@ import {
   Webhooks
 } from "@wms/core"
 import { Layer } from "effect"
-import * as NodePasswordHasher from "./NodePasswordHasher.js"
+import * as NodePasswordHasher from "./auth/NodePasswordHasher.js"
 import * as Store from "./Store.js"
 
 export interface WarehouseOptions {

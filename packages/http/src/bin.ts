@@ -7,8 +7,8 @@
 import "@wms/core"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Layer, Logger, Runtime } from "effect"
-import { serverConfig } from "./Config.js"
-import * as Server from "./Server.js"
+import { serverConfig } from "./server/Config.js"
+import * as Server from "./server/Server.js"
 
 const stopSignals = ["SIGTERM", "SIGINT"] as const
 

@@ -7,7 +7,9 @@ import "@wms/core"
 export { WarehouseApi } from "./Api.js"
 export * from "./api/Errors.js"
 export { Authorization, CurrentActor, CurrentPrincipal, TokenAuthentication } from "./api/Security.js"
-export * as Config from "./Config.js"
+export * as LoginThrottle from "./auth/LoginThrottle.js"
+export * as NodePasswordHasher from "./auth/NodePasswordHasher.js"
+export * as Tokens from "./auth/Tokens.js"
 export {
   type ActAs,
   createWarehouse,
@@ -16,12 +18,10 @@ export {
   type WarehouseScope,
   type WarehouseServices
 } from "./derived/Facade.js"
-export * as HttpApiLive from "./HttpApiLive.js"
-export * as LoginThrottle from "./LoginThrottle.js"
-export * as NodePasswordHasher from "./NodePasswordHasher.js"
-export * as Readiness from "./Readiness.js"
-export * as Server from "./Server.js"
+export * as HttpApiLive from "./derived/HttpApiLive.js"
+export * as Readiness from "./features/system/Readiness.js"
+export * as Config from "./server/Config.js"
+export * as Server from "./server/Server.js"
 export * as Store from "./Store.js"
-export * as Tokens from "./Tokens.js"
 export * as Warehouse from "./Warehouse.js"
-export * as WebhookWorker from "./WebhookWorker.js"
+export * as WebhookWorker from "./workers/WebhookWorker.js"

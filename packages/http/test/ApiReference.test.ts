@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
-import { apiReference } from "../src/ApiReference.js"
+import { apiReference } from "../src/derived/ApiReference.js"
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8")
 

@@ -15,7 +15,7 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 import { login, makeClient } from "../src/Client.js"
-import * as Server from "../src/Server.js"
+import * as Server from "../src/server/Server.js"
 
 // The bundled server on a loopback port: the typed client reads what goes over the wire.
 const server = Server.app(testConfig("sqlite::memory:")).pipe(

@@ -6,7 +6,7 @@ import { Cause, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import { type ClientRequest, request as httpRequest } from "node:http"
 import { onBothStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
-import * as ErrorResponses from "../src/ErrorResponses.js"
+import * as ErrorResponses from "../src/middleware/ErrorResponses.js"
 
 /** What the servers below log at level Error or above. */
 const errorsLogged: Array<string> = []

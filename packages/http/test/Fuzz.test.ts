@@ -15,7 +15,7 @@ import { WarehouseApi } from "@wms/http"
 import { Arbitrary, Effect, FastCheck as fc, Option, Schema } from "effect"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 import { callerFor, checkProperty, expect204, expectStatus, unique } from "../../../testing/world.js"
-import { kinds, shapes } from "../src/bulk/Kinds.js"
+import { kinds, shapes } from "../src/features/import-export/Kinds.js"
 
 interface WriteEndpoint {
   readonly method: "POST" | "PUT" | "DELETE"

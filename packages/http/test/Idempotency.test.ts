@@ -11,7 +11,7 @@ import { insertSku } from "../../../testing/fixtures.js"
 import { call, type ServerProcess, startServer } from "../../../testing/processes.js"
 import { adminEmail, adminPassword, Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
-import { invalidKeyMessage } from "../src/Idempotency.js"
+import { invalidKeyMessage } from "../src/middleware/Idempotency.js"
 import { addStock, session, startedWave } from "./PickingWorld.js"
 
 const replayed = (response: { readonly headers: Record<string, string> }) =>

@@ -8,7 +8,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
 import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
-import { createNodeServer } from "../src/BodyLimit.js"
+import { createNodeServer } from "../src/middleware/BodyLimit.js"
 
 type Tenants = Effect.Effect.Success<typeof makeTenants>
 

@@ -4,8 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { recordRequest } from "../src/AccessLog.js"
-import * as Metrics from "../src/Metrics.js"
+import { recordRequest } from "../src/observability/AccessLog.js"
+import * as Metrics from "../src/observability/Metrics.js"
 
 describe("request metrics", () => {
   it.effect("count requests by status and durations in cumulative buckets, with sum and count", () =>

@@ -48,6 +48,13 @@ export class SiteSettingsService extends Effect.Service<SiteSettingsService>()("
       }))
     })
 
-    return { get, update } as const
+    return {
+      getSiteSettings: get,
+      updateSiteSettings: update,
+      /** @deprecated Use `getSiteSettings`. */
+      get,
+      /** @deprecated Use `updateSiteSettings`. */
+      update
+    } as const
   })
 }) {}

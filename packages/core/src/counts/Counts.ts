@@ -637,6 +637,34 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       yield* repository.update({ ...count, status_id: Status.Cancelled, completed_at: yield* now })
     }, atomically)
 
-    return { list, get, create, plan, release, record, approve, recount, cancel } as const
+    return {
+      listCounts: list,
+      getCount: get,
+      createCount: create,
+      planCounts: plan,
+      releaseCount: release,
+      recordCount: record,
+      approveCount: approve,
+      recountCount: recount,
+      cancelCount: cancel,
+      /** @deprecated Use `listCounts`. */
+      list,
+      /** @deprecated Use `getCount`. */
+      get,
+      /** @deprecated Use `createCount`. */
+      create,
+      /** @deprecated Use `planCounts`. */
+      plan,
+      /** @deprecated Use `releaseCount`. */
+      release,
+      /** @deprecated Use `recordCount`. */
+      record,
+      /** @deprecated Use `approveCount`. */
+      approve,
+      /** @deprecated Use `recountCount`. */
+      recount,
+      /** @deprecated Use `cancelCount`. */
+      cancel
+    } as const
   })
 }) {}

@@ -128,6 +128,22 @@ export class Locations extends Effect.Service<Locations>()("@wms/core/Locations"
       yield* repository.remove(actor.scope.site_id, locId)
     }, atomically)
 
-    return { list, get, create, replace, remove } as const
+    return {
+      listLocations: list,
+      getLocation: get,
+      createLocation: create,
+      updateLocation: replace,
+      deleteLocation: remove,
+      /** @deprecated Use `listLocations`. */
+      list,
+      /** @deprecated Use `getLocation`. */
+      get,
+      /** @deprecated Use `createLocation`. */
+      create,
+      /** @deprecated Use `updateLocation`. */
+      replace,
+      /** @deprecated Use `deleteLocation`. */
+      remove
+    } as const
   })
 }) {}

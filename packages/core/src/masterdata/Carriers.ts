@@ -51,6 +51,22 @@ export class Carriers extends Effect.Service<Carriers>()("@wms/core/Carriers", {
       yield* repository.remove(id)
     }, atomically)
 
-    return { list, get, create, update, remove } as const
+    return {
+      listCarriers: list,
+      getCarrier: get,
+      createCarrier: create,
+      updateCarrier: update,
+      deleteCarrier: remove,
+      /** @deprecated Use `listCarriers`. */
+      list,
+      /** @deprecated Use `getCarrier`. */
+      get,
+      /** @deprecated Use `createCarrier`. */
+      create,
+      /** @deprecated Use `updateCarrier`. */
+      update,
+      /** @deprecated Use `deleteCarrier`. */
+      remove
+    } as const
   })
 }) {}

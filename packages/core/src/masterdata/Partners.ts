@@ -60,15 +60,49 @@ export class Partners extends Effect.Service<Partners>()("@wms/core/Partners", {
       }
     }
 
+    const customers = operations("customer", {
+      notFound: (customerId) => new CustomerNotFound({ customerId }),
+      inUse: (customerId) => new CustomerInUse({ customerId })
+    })
+    const suppliers = operations("supplier", {
+      notFound: (supplierId) => new SupplierNotFound({ supplierId }),
+      inUse: (supplierId) => new SupplierInUse({ supplierId })
+    })
     return {
-      customers: operations("customer", {
-        notFound: (customerId) => new CustomerNotFound({ customerId }),
-        inUse: (customerId) => new CustomerInUse({ customerId })
-      }),
-      suppliers: operations("supplier", {
-        notFound: (supplierId) => new SupplierNotFound({ supplierId }),
-        inUse: (supplierId) => new SupplierInUse({ supplierId })
-      })
+      customers: {
+        listCustomers: customers.list,
+        getCustomer: customers.get,
+        createCustomer: customers.create,
+        updateCustomer: customers.update,
+        deleteCustomer: customers.remove,
+        /** @deprecated Use `listCustomers`. */
+        list: customers.list,
+        /** @deprecated Use `getCustomer`. */
+        get: customers.get,
+        /** @deprecated Use `createCustomer`. */
+        create: customers.create,
+        /** @deprecated Use `updateCustomer`. */
+        update: customers.update,
+        /** @deprecated Use `deleteCustomer`. */
+        remove: customers.remove
+      },
+      suppliers: {
+        listSuppliers: suppliers.list,
+        getSupplier: suppliers.get,
+        createSupplier: suppliers.create,
+        updateSupplier: suppliers.update,
+        deleteSupplier: suppliers.remove,
+        /** @deprecated Use `listSuppliers`. */
+        list: suppliers.list,
+        /** @deprecated Use `getSupplier`. */
+        get: suppliers.get,
+        /** @deprecated Use `createSupplier`. */
+        create: suppliers.create,
+        /** @deprecated Use `updateSupplier`. */
+        update: suppliers.update,
+        /** @deprecated Use `deleteSupplier`. */
+        remove: suppliers.remove
+      }
     } as const
   })
 }) {}

@@ -70,6 +70,22 @@ export class SkuGroups extends Effect.Service<SkuGroups>()("@wms/core/SkuGroups"
       yield* repository.remove(actor.scope.site_id, id)
     }, atomically)
 
-    return { list, get, create, update, remove } as const
+    return {
+      listSkuGroups: list,
+      getSkuGroup: get,
+      createSkuGroup: create,
+      updateSkuGroup: update,
+      deleteSkuGroup: remove,
+      /** @deprecated Use `listSkuGroups`. */
+      list,
+      /** @deprecated Use `getSkuGroup`. */
+      get,
+      /** @deprecated Use `createSkuGroup`. */
+      create,
+      /** @deprecated Use `updateSkuGroup`. */
+      update,
+      /** @deprecated Use `deleteSkuGroup`. */
+      remove
+    } as const
   })
 }) {}

@@ -105,6 +105,19 @@ export class Skus extends Effect.Service<Skus>()("@wms/core/Skus", {
       return yield* replace(actor, Option.getOrThrow(created), input)
     }, atomically)
 
-    return { list, get, create, upsert } as const
+    return {
+      listSkus: list,
+      getSku: get,
+      createSku: create,
+      updateSku: upsert,
+      /** @deprecated Use `listSkus`. */
+      list,
+      /** @deprecated Use `getSku`. */
+      get,
+      /** @deprecated Use `createSku`. */
+      create,
+      /** @deprecated Use `updateSku`. */
+      upsert
+    } as const
   })
 }) {}

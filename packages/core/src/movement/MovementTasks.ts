@@ -324,6 +324,26 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       return yield* tasking.open(actor, run.tasks)
     }, atomically)
 
-    return { list, get, create, confirm, cancel, moveAll, putaway } as const
+    return {
+      moveAll,
+      listMovementTasks: list,
+      getMovementTask: get,
+      createMovementTask: create,
+      confirmMovementTask: confirm,
+      cancelMovementTask: cancel,
+      createPutawayTasks: putaway,
+      /** @deprecated Use `listMovementTasks`. */
+      list,
+      /** @deprecated Use `getMovementTask`. */
+      get,
+      /** @deprecated Use `createMovementTask`. */
+      create,
+      /** @deprecated Use `confirmMovementTask`. */
+      confirm,
+      /** @deprecated Use `cancelMovementTask`. */
+      cancel,
+      /** @deprecated Use `createPutawayTasks`. */
+      putaway
+    } as const
   })
 }) {}

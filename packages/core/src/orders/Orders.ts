@@ -196,6 +196,37 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       if (!(yield* orders.removeLine(header.ref, line))) return yield* new OrderLineNotFound({ orderId, line })
     }, atomically)
 
-    return { list, get, create, update, remove, listLines, getLine, addLines, updateLine, removeLine } as const
+    return {
+      listOrders: list,
+      getOrder: get,
+      createOrder: create,
+      updateOrder: update,
+      deleteOrder: remove,
+      listOrderLines: listLines,
+      getOrderLine: getLine,
+      addOrderLines: addLines,
+      updateOrderLine: updateLine,
+      deleteOrderLine: removeLine,
+      /** @deprecated Use `listOrders`. */
+      list,
+      /** @deprecated Use `getOrder`. */
+      get,
+      /** @deprecated Use `createOrder`. */
+      create,
+      /** @deprecated Use `updateOrder`. */
+      update,
+      /** @deprecated Use `deleteOrder`. */
+      remove,
+      /** @deprecated Use `listOrderLines`. */
+      listLines,
+      /** @deprecated Use `getOrderLine`. */
+      getLine,
+      /** @deprecated Use `addOrderLines`. */
+      addLines,
+      /** @deprecated Use `updateOrderLine`. */
+      updateLine,
+      /** @deprecated Use `deleteOrderLine`. */
+      removeLine
+    } as const
   })
 }) {}

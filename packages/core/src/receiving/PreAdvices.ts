@@ -301,6 +301,37 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
       yield* repo.removeLine(header.ref, line)
     }, atomically)
 
-    return { list, get, create, update, remove, listLines, getLine, addLines, updateLine, removeLine } as const
+    return {
+      listPreAdvices: list,
+      getPreAdvice: get,
+      createPreAdvice: create,
+      updatePreAdvice: update,
+      deletePreAdvice: remove,
+      listPreAdviceLines: listLines,
+      getPreAdviceLine: getLine,
+      addPreAdviceLines: addLines,
+      updatePreAdviceLine: updateLine,
+      deletePreAdviceLine: removeLine,
+      /** @deprecated Use `listPreAdvices`. */
+      list,
+      /** @deprecated Use `getPreAdvice`. */
+      get,
+      /** @deprecated Use `createPreAdvice`. */
+      create,
+      /** @deprecated Use `updatePreAdvice`. */
+      update,
+      /** @deprecated Use `deletePreAdvice`. */
+      remove,
+      /** @deprecated Use `listPreAdviceLines`. */
+      listLines,
+      /** @deprecated Use `getPreAdviceLine`. */
+      getLine,
+      /** @deprecated Use `addPreAdviceLines`. */
+      addLines,
+      /** @deprecated Use `updatePreAdviceLine`. */
+      updateLine,
+      /** @deprecated Use `deletePreAdviceLine`. */
+      removeLine
+    } as const
   })
 }) {}

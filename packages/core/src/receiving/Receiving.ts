@@ -168,7 +168,7 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
           event_type: "preadvice_received",
           site_id: actor.scope.site_id,
           client_id: preAdvice.client_id,
-          data: yield* preAdvices.get(actor, preAdviceId)
+          data: yield* preAdvices.getPreAdvice(actor, preAdviceId)
         })
       }
       return report

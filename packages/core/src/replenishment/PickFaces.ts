@@ -78,6 +78,19 @@ export class PickFaces extends Effect.Service<PickFaces>()("@wms/core/PickFaces"
       }
     }, atomically)
 
-    return { list, get, put, remove } as const
+    return {
+      listPickFaces: list,
+      getPickFace: get,
+      putPickFace: put,
+      deletePickFace: remove,
+      /** @deprecated Use `listPickFaces`. */
+      list,
+      /** @deprecated Use `getPickFace`. */
+      get,
+      /** @deprecated Use `putPickFace`. */
+      put,
+      /** @deprecated Use `deletePickFace`. */
+      remove
+    } as const
   })
 }) {}

@@ -131,6 +131,13 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
       return { tasks: yield* replenish(actor, actor.scope.site_id, faces) }
     }, atomically)
 
-    return { afterChange, afterWaveStart, replenishesAfter, run } as const
+    return {
+      afterChange,
+      afterWaveStart,
+      replenishesAfter,
+      runReplenishment: run,
+      /** @deprecated Use `runReplenishment`. */
+      run
+    } as const
   })
 }) {}

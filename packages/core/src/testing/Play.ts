@@ -98,20 +98,22 @@ export const seed = (actor: Actor, state: WarehouseState) =>
     const date = yield* today
     if (state.count_variance_threshold !== undefined) {
       yield* Effect.flatMap(SiteSettingsService, (settings) =>
-        settings.update(actor, actor.scope.site_id, { count_variance_threshold: state.count_variance_threshold }))
+        settings.updateSiteSettings(actor, actor.scope.site_id, {
+          count_variance_threshold: state.count_variance_threshold
+        }))
     }
     for (const location of state.locations ?? []) {
-      const created = yield* Effect.either(locations.create(actor, yield* decodeInput(NewLocation, location)))
+      const created = yield* Effect.either(locations.createLocation(actor, yield* decodeInput(NewLocation, location)))
       // A site shared between runs has it already: it gets this run's fields, as SKUs do.
       if (created._tag === "Left") {
         if (created.left._tag !== "LocationExists") {
           return yield* created.left
         }
-        yield* locations.replace(actor, location.loc_id, yield* decodeInput(LocationUpdate, location))
+        yield* locations.updateLocation(actor, location.loc_id, yield* decodeInput(LocationUpdate, location))
       }
     }
     for (const sku of state.skus) {
-      yield* skus.upsert(
+      yield* skus.updateSku(
         actor,
         sku.sku_id,
         yield* decodeInput(NewSku, {
@@ -138,7 +140,7 @@ export const seed = (actor: Actor, state: WarehouseState) =>
       )
     }
     for (const order of state.orders) {
-      yield* orders.create(
+      yield* orders.createOrder(
         actor,
         yield* decodeInput(NewOrder, {
           order_id: `${prefix}-${order.order_id}`,
@@ -147,7 +149,7 @@ export const seed = (actor: Actor, state: WarehouseState) =>
         })
       )
     }
-    const definitionId = yield* definitions.create(
+    const definitionId = yield* definitions.createWaveDefinition(
       actor,
       yield* decodeInput(WaveDefinitionInput, {
         description: `All orders ${prefix}`,
@@ -155,11 +157,8 @@ export const seed = (actor: Actor, state: WarehouseState) =>
         pick_type: 1
       })
     )
-    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) =>
-      r.receivingLocation(actor.scope.site_id))
-    const managed = (state.locations ?? []).map((location) =>
-      location.loc_id
-    )
+    const receiving = yield* Effect.flatMap(ReceivingRepository, (r) => r.receivingLocation(actor.scope.site_id))
+    const managed = (state.locations ?? []).map((location) => location.loc_id)
     return {
       actor,
       prefix,
@@ -175,7 +174,7 @@ export const seed = (actor: Actor, state: WarehouseState) =>
 const contentsAtReceiving = (world: World) =>
   Effect.gen(function*() {
     const receiving = yield* Effect.map(
-      Effect.flatMap(Locations, (locations) => locations.list(world.actor, { loc_type: "Receiving" })),
+      Effect.flatMap(Locations, (locations) => locations.listLocations(world.actor, { loc_type: "Receiving" })),
       (managed) => new Set([...managed.map((l) => l.loc_id), world.receiving])
     )
     const contents = yield* Effect.flatMap(Inventory, (inventory) => inventory.overview(world.actor))
@@ -196,7 +195,7 @@ export const applyOp = (world: World, op: Op) =>
         const id = `${world.prefix}-PA-${globalThis.crypto.randomUUID().slice(0, 8)}`
         const date = yield* today
         return yield* refusable(Effect.gen(function*() {
-          yield* preAdvices.create(
+          yield* preAdvices.createPreAdvice(
             actor,
             yield* decodeInput(NewPreAdvice, {
               pre_advice_id: id,
@@ -226,7 +225,7 @@ export const applyOp = (world: World, op: Op) =>
         const id = `${world.prefix}-SO-${globalThis.crypto.randomUUID().slice(0, 8)}`
         return yield* refusable(Effect.flatMap(
           decodeInput(NewOrder, { order_id: id, lines: [{ sku_id: sku.value, qty: op.qty }] }),
-          (order) => orders.create(actor, order)
+          (order) => orders.createOrder(actor, order)
         ))
       }
       case "CreateWave": {
@@ -262,12 +261,12 @@ export const applyOp = (world: World, op: Op) =>
       case "SetShortPicks": {
         const settings = yield* SiteSettingsService
         const { _tag, ...update } = op
-        return yield* refusable(settings.update(actor, actor.scope.site_id, update))
+        return yield* refusable(settings.updateSiteSettings(actor, actor.scope.site_id, update))
       }
       case "Ship": {
         const orders = yield* Orders
         const picking = yield* Picking
-        const order = pick(yield* orders.list(actor, { lines: false }), op.order)
+        const order = pick(yield* orders.listOrders(actor, { lines: false }), op.order)
         if (Option.isNone(order)) return skipped
         return yield* refusable(picking.ship(actor, order.value.order_id))
       }
@@ -275,7 +274,7 @@ export const applyOp = (world: World, op: Op) =>
         const content = pick(yield* contentsAtReceiving(world), op.content)
         if (Option.isNone(content)) return skipped
         const movementTasks = yield* MovementTasks
-        return yield* refusable(movementTasks.putaway(actor, { content_id: content.value.content_id }))
+        return yield* refusable(movementTasks.createPutawayTasks(actor, { content_id: content.value.content_id }))
       }
       case "Move": {
         const content = pick(yield* Effect.flatMap(Inventory, (inventory) => inventory.overview(actor)), op.content)
@@ -290,22 +289,22 @@ export const applyOp = (world: World, op: Op) =>
           : { sku_id: source.sku_id, from_loc_id: source.loc_id, tag_id: op.by === "tag" ? source.tag_id : null }
         return yield* refusable(Effect.flatMap(
           decodeInput(NewMoveRequest, { ...named, qty, to_loc_id: to.value }),
-          (request) => movementTasks.create(actor, request)
+          (request) => movementTasks.createMovementTask(actor, request)
         ))
       }
       case "ConfirmMove":
       case "CancelMove": {
         const movementTasks = yield* MovementTasks
-        const task = pick(yield* movementTasks.list(actor, {}), op.task)
+        const task = pick(yield* movementTasks.listMovementTasks(actor, {}), op.task)
         if (Option.isNone(task)) return skipped
-        if (op._tag === "CancelMove") return yield* refusable(movementTasks.cancel(actor, task.value.id))
+        if (op._tag === "CancelMove") return yield* refusable(movementTasks.cancelMovementTask(actor, task.value.id))
         const to = op.to === null ? Option.none() : pick(world.locations, op.to)
         return yield* refusable(Effect.flatMap(
           decodeInput(ConfirmMoveRequest, {
             qty: op.qty === null ? null : 1 + op.qty % (task.value.quantity + 1),
             to_loc_id: Option.getOrNull(to)
           }),
-          (request) => movementTasks.confirm(actor, task.value.id, request)
+          (request) => movementTasks.confirmMovementTask(actor, task.value.id, request)
         ))
       }
       case "MoveAll": {
@@ -320,7 +319,7 @@ export const applyOp = (world: World, op: Op) =>
       }
       case "SetLocationStatus": {
         const locations = yield* Locations
-        const location = pick(yield* locations.list(actor, {}), op.location)
+        const location = pick(yield* locations.listLocations(actor, {}), op.location)
         if (Option.isNone(location)) return skipped
         const { client_id, description, loc_type, max_tags, max_volume, max_weight, sequence, zone } = location.value
         return yield* refusable(Effect.flatMap(
@@ -335,7 +334,7 @@ export const applyOp = (world: World, op: Op) =>
             client_id,
             status: op.status
           }),
-          (update) => locations.replace(actor, location.value.loc_id, update)
+          (update) => locations.updateLocation(actor, location.value.loc_id, update)
         ))
       }
       case "SetPickFace": {
@@ -349,7 +348,7 @@ export const applyOp = (world: World, op: Op) =>
             max_qty: op.min_qty + op.span,
             replenish_multiple: op.replenish_multiple
           }),
-          (setting) => pickFaces.put(actor, sku.value, face.value, setting)
+          (setting) => pickFaces.putPickFace(actor, sku.value, face.value, setting)
         ))
       }
       case "Replenish": {
@@ -358,17 +357,20 @@ export const applyOp = (world: World, op: Op) =>
         const replenishment = yield* Replenishment
         return yield* refusable(Effect.flatMap(
           decodeInput(ReplenishmentRunRequest, { sku_id: sku.value }),
-          (request) => replenishment.run(actor, request)
+          (request) => replenishment.runReplenishment(actor, request)
         ))
       }
       case "CreateCount": {
-        const location = pick(yield* Effect.flatMap(Locations, (locations) => locations.list(actor, {})), op.location)
+        const location = pick(
+          yield* Effect.flatMap(Locations, (locations) => locations.listLocations(actor, {})),
+          op.location
+        )
         const sku = op.sku === null ? Option.some(null) : pick(world.skus, op.sku)
         if (Option.isNone(location) || Option.isNone(sku)) return skipped
         const counts = yield* Counts
         return yield* refusable(Effect.flatMap(
           decodeInput(NewCountRequest, { loc_id: location.value.loc_id, sku_id: sku.value, blind: op.blind }),
-          (request) => counts.create(actor, request)
+          (request) => counts.createCount(actor, request)
         ))
       }
       case "ReleaseCount":
@@ -381,22 +383,22 @@ export const applyOp = (world: World, op: Op) =>
         const id = count.value.id
         return yield* refusable(
           op._tag === "ReleaseCount"
-            ? counts.release(actor, id)
+            ? counts.releaseCount(actor, id)
             : op._tag === "Recount"
-            ? counts.recount(actor, id)
-            : counts.cancel(actor, id)
+            ? counts.recountCount(actor, id)
+            : counts.cancelCount(actor, id)
         )
       }
       case "RecordCount": {
         const count = pick(yield* countsIn(actor, [22, 23]), op.count)
         if (Option.isNone(count)) return skipped
         const counts = yield* Counts
-        const record = yield* Effect.orDie(counts.get(actor, count.value.id))
+        const record = yield* Effect.orDie(counts.getCount(actor, count.value.id))
         const lines = countedLines(world, record, op.lines)
         if (lines.length === 0) return skipped
         return yield* refusable(Effect.flatMap(
           decodeInput(RecordCountRequest, { lines }),
-          (request) => counts.record(actor, record.id, request)
+          (request) => counts.recordCount(actor, record.id, request)
         ))
       }
       case "ApproveCount": {
@@ -407,7 +409,7 @@ export const applyOp = (world: World, op: Op) =>
         const approver = op.admin ? actor : { ...actor, admin: false, userId: UserId.make(`${world.prefix}-counter`) }
         return yield* refusable(Effect.flatMap(
           decodeInput(ApproveCountRequest, { reason_code: op.reason_code }),
-          (request) => counts.approve(approver, count.value.id, request)
+          (request) => counts.approveCount(approver, count.value.id, request)
         ))
       }
     }
@@ -416,7 +418,7 @@ export const applyOp = (world: World, op: Op) =>
 /** The counts of the actor's site in these statuses, by id. */
 const countsIn = (actor: Actor, statuses: ReadonlyArray<number>) =>
   Effect.map(
-    Effect.orDie(Effect.flatMap(Counts, (counts) => counts.list(actor, {}))),
+    Effect.orDie(Effect.flatMap(Counts, (counts) => counts.listCounts(actor, {}))),
     (counts) => counts.filter((count) => statuses.includes(count.status_id))
   )
 

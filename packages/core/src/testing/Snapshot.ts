@@ -37,26 +37,26 @@ export const snapshot = (actor: Actor) =>
     )
     const tasks = yield* Effect.forEach(
       ["1", "20", "21"] as const,
-      (status_id) => movementTasks.list(actor, { status_id })
+      (status_id) => movementTasks.listMovementTasks(actor, { status_id })
     )
     const measures = yield* Effect.flatMap(
-      skus.list(actor),
-      Effect.forEach((listed) => Effect.orDie(skus.get(actor, listed.sku_id)))
+      skus.listSkus(actor),
+      Effect.forEach((listed) => Effect.orDie(skus.getSku(actor, listed.sku_id)))
     )
     const countRecords = actor.scope.client_id !== null ? [] : yield* Effect.flatMap(
-      Effect.orDie(counts.list(actor, {})),
-      Effect.forEach((count) => Effect.orDie(counts.get(actor, count.id)))
+      Effect.orDie(counts.listCounts(actor, {})),
+      Effect.forEach((count) => Effect.orDie(counts.getCount(actor, count.id)))
     )
     return {
       contents,
       transactions,
       claims: claims.flat(),
       tasks: tasks.flat(),
-      locations: yield* locations.list(actor, {}),
+      locations: yield* locations.listLocations(actor, {}),
       skus: measures,
-      faces: yield* pickFaces.list(actor, {}),
+      faces: yield* pickFaces.listPickFaces(actor, {}),
       counts: countRecords,
-      orders: yield* orders.list(actor, { lines: true }).pipe(
+      orders: yield* orders.listOrders(actor, { lines: true }).pipe(
         Effect.map((listed) => listed.map((order) => ({ ...order, lines: order.lines ?? [] })))
       )
     } satisfies CycleSnapshot

@@ -88,6 +88,22 @@ export class WaveDefinitions extends Effect.Service<WaveDefinitions>()("@wms/cor
       if (!(yield* repository.remove(actor.scope.site_id, id))) return yield* notFound(id)
     }, atomically)
 
-    return { list, get, create, update, remove } as const
+    return {
+      listWaveDefinitions: list,
+      getWaveDefinition: get,
+      createWaveDefinition: create,
+      updateWaveDefinition: update,
+      deleteWaveDefinition: remove,
+      /** @deprecated Use `listWaveDefinitions`. */
+      list,
+      /** @deprecated Use `getWaveDefinition`. */
+      get,
+      /** @deprecated Use `createWaveDefinition`. */
+      create,
+      /** @deprecated Use `updateWaveDefinition`. */
+      update,
+      /** @deprecated Use `deleteWaveDefinition`. */
+      remove
+    } as const
   })
 }) {}

@@ -57,7 +57,7 @@ export class Waves extends Effect.Service<Waves>()("@wms/core/Waves", {
       )
 
     const create = Effect.fnUntraced(function*(actor: Actor, definitionId: number) {
-      const definition = yield* definitions.get(actor, definitionId)
+      const definition = yield* definitions.getWaveDefinition(actor, definitionId)
       const candidates = yield* waves.candidateOrders(actor.scope)
       const selected = candidates.filter((order) => matchesCriterion(definition.criterium_id, definition.value, order))
       const waveId = yield* waves.insert({

@@ -74,6 +74,25 @@ export class Webhooks extends Effect.Service<Webhooks>()("@wms/core/Webhooks", {
       }))
     })
 
-    return { list, get, create, update, remove, deliveries } as const
+    return {
+      listWebhooks: list,
+      getWebhook: get,
+      createWebhook: create,
+      updateWebhook: update,
+      deleteWebhook: remove,
+      listWebhookDeliveries: deliveries,
+      /** @deprecated Use `listWebhooks`. */
+      list,
+      /** @deprecated Use `getWebhook`. */
+      get,
+      /** @deprecated Use `createWebhook`. */
+      create,
+      /** @deprecated Use `updateWebhook`. */
+      update,
+      /** @deprecated Use `deleteWebhook`. */
+      remove,
+      /** @deprecated Use `listWebhookDeliveries`. */
+      deliveries
+    } as const
   })
 }) {}

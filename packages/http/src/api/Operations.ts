@@ -9,9 +9,9 @@
  */
 import { HttpApi, type HttpApiGroup } from "@effect/platform"
 import { Either, Option, Schema } from "effect"
-import { documentTotalCount } from "../TotalCount.js"
 import { AdminAuthorization, Authorization } from "./Security.js"
 import { isStreamed } from "./StreamedBody.js"
+import { documentTotalCount } from "./TotalCount.js"
 
 type Json = any
 

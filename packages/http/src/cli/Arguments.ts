@@ -4,7 +4,7 @@
  */
 import { Either } from "effect"
 import { parseArgs } from "node:util"
-import { type Format, formats } from "../bulk/Kinds.js"
+import { type Format, formats } from "../features/import-export/Kinds.js"
 
 export type Command =
   | {

@@ -9,7 +9,7 @@
 import "@wms/core"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect, Either, Logger } from "effect"
-import { serverConfig } from "../Config.js"
+import { serverConfig } from "../server/Config.js"
 import { parseCommand, usage } from "./Arguments.js"
 import * as Commands from "./Commands.js"
 

@@ -7,17 +7,19 @@
  *
  * ```ts
  * const wms = await createWarehouse({ database: "sqlite:./wms.db" })
- * await wms.skus.create({ sku_id: "APPLE", description: "Apple" })
- * await wms.orders.create({ order_id: "SO-1", lines: [{ sku_id: "APPLE", qty: 3 }] })
+ * await wms.skus.createSku({ sku_id: "APPLE", description: "Apple" })
+ * await wms.orders.createOrder({ order_id: "SO-1", lines: [{ sku_id: "APPLE", qty: 3 }] })
  * const north = wms.as({ site: "north" })   // another site, or a client of a fulfillment site
  * await wms.close()
  * ```
  *
- * Each method calls an endpoint's entry in its feature's table (`handlers/Tables.ts`), after the
+ * The namespaces are the groups with a table and the methods their endpoints, by the same names as
+ * in the typed client; the names of 0.1 are deprecated aliases (`FormerNames.ts`). Each method
+ * calls an endpoint's entry in its feature's table (`features/index.ts`), after the
  * checks the server makes, taken from the API declaration: the caller's scope (and admin rights
  * for an admin group), then the endpoint's path, body and query schemas, so a bad input rejects
  * with the same 400 message (`Missing field order_id`). Bodies are the REST API's JSON; path and
- * query values are given as typed (`orders.line("SO-1", 2)`) and checked as the server checks
+ * query values are given as typed (`orders.getOrderLine("SO-1", 2)`) and checked as the server checks
  * them once a client has written them into the URL. The namespaces act as trusted code (see
  * `systemActor` in `@wms/core`): as the system, an admin, unless a `user` is named.
  */
@@ -36,10 +38,11 @@ import {
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, ParseResult, Schema, Scope } from "effect"
 import { WarehouseApi } from "../Api.js"
 import { AdminAuthorization } from "../api/Security.js"
-import { tables } from "../handlers/Tables.js"
+import type { Feature, HandlersOf, TableHandlers } from "../features/Feature.js"
+import { features } from "../features/index.js"
 import * as Warehouse from "../Warehouse.js"
-import * as WebhookWorker from "../WebhookWorker.js"
-import { type Call, methods } from "./FacadeMethods.js"
+import * as WebhookWorker from "../workers/WebhookWorker.js"
+import { formerNames } from "./FormerNames.js"
 
 /** Every service `Warehouse.layer` provides: what `run` may use. */
 export type WarehouseServices = Layer.Layer.Success<ReturnType<typeof Warehouse.layer>>
@@ -70,23 +73,54 @@ export interface CreateWarehouseOptions extends Warehouse.WarehouseOptions {
   readonly worker?: boolean
 }
 
-/** The tables as built on the warehouse's services. */
-type Tables = { readonly [G in keyof typeof tables]: Effect.Effect.Success<(typeof tables)[G]> }
+/** The features whose handlers are a table: the groups the facade offers. */
+type TableFeature = Extract<(typeof features)[number], Feature<any, TableHandlers<any>>>
 
-/** What the table entry behind a method succeeds with. */
-type Result<G, E> = G extends keyof Tables ?
-  E extends keyof Tables[G] ?
-    Tables[G][E] extends (actor: Actor, input: never) => Effect.Effect<infer A, infer _E> ? A : never
+/** The handlers of those features, by group. */
+type Loaded = { readonly [F in TableFeature as F["group"]["identifier"]]: HandlersOf<F> }
+
+/** The facade's methods, by group and endpoint. */
+type Methods = { readonly [G in keyof Loaded]: Loaded[G]["methods"] }
+
+type FormerNames = typeof formerNames
+
+/** What the table entry behind endpoint `E` of group `G` succeeds with. */
+type Result<G extends keyof Loaded, E> = Loaded[G]["table"] extends Effect.Effect<infer Table, infer _E, infer _R> ?
+  E extends keyof Table ? Table[E] extends (actor: Actor, input: never) => Effect.Effect<infer A, infer _E> ? A : never
   : never
   : never
 
-/** A method as the caller sees it. */
-export type Method<C> = C extends Call<infer G, infer E, infer Args> ? (...args: Args) => Promise<Result<G, E>> : never
-
-/** Every operation of the API by namespace. */
-export type Namespaces = {
-  readonly [N in keyof typeof methods]: { readonly [M in keyof (typeof methods)[N]]: Method<(typeof methods)[N][M]> }
+/** The groups with a caller: their tables, on the warehouse's services, and the facade's methods. */
+const loadFeatures = async () => {
+  const loaded = await Promise.all(
+    features.map(async ({ group, handlers }) => [group.identifier, await handlers()] as const)
+  )
+  const tables = loaded.flatMap(([group, handlers]) =>
+    typeof handlers === "function" ? [] : [[group, handlers] as const]
+  )
+  return {
+    tables: Object.fromEntries(tables.map(([group, { table }]) => [group, table])) as Record<
+      string,
+      Effect.Effect<Entries[string], never, WarehouseServices>
+    >,
+    methods: Object.fromEntries(tables.map(([group, { methods }]) => [group, methods])) as Inputs
+  }
 }
+
+/** The method of endpoint `E` of group `G` as the caller sees it. */
+export type Method<G extends keyof Methods, E extends keyof Methods[G]> = Methods[G][E] extends
+  (...args: infer Args) => unknown ? (...args: Args) => Promise<Result<G, E>> : never
+
+/** Every operation of the API by group, and the names they had before (deprecated). */
+export type Namespaces =
+  & { readonly [G in keyof Methods]: { readonly [E in keyof Methods[G]]: Method<G, E> } }
+  & {
+    readonly [N in keyof FormerNames]: {
+      readonly [M in keyof FormerNames[N]]: FormerNames[N][M] extends readonly [infer G, infer E] ?
+        G extends keyof Methods ? E extends keyof Methods[G] ? Method<G, E> : never : never
+        : never
+    }
+  }
 
 /** Every operation of the API, acting in one scope. */
 export interface WarehouseScope extends Namespaces {
@@ -136,6 +170,9 @@ interface Given {
   readonly urlParams?: unknown
   readonly payload?: unknown
 }
+
+/** The facade's methods as the builder reads them, by group and endpoint: their types were checked against the declaration. */
+type Inputs = Readonly<Record<string, Readonly<Record<string, (...args: Array<never>) => Given>>>>
 
 /** An endpoint's table entry behind the checks the server makes first. */
 type Checked = (actor: Actor, given: Given) => Effect.Effect<unknown, unknown>
@@ -193,29 +230,33 @@ const subscribe = (run: Run) => (eventType: EventType | "*", handler: (event: Ev
     return () => run(Scope.close(scope, Exit.void))
   }))
 
-/** A method as the builder reads it, its types having been checked against the declaration in `methods`. */
-interface AnyCall {
-  readonly group: string
-  readonly endpoint: string
-  readonly input: (...args: Array<never>) => Given
-}
+// The former names as the builder reads them, their types having been checked against the declaration.
+const formerTargets: Readonly<Record<string, Readonly<Record<string, readonly [string, string]>>>> = formerNames
 
-const calls: Readonly<Record<string, Readonly<Record<string, AnyCall>>>> = methods
-
-const scopeOf = (run: Run, endpoints: ReadonlyMap<string, Checked>, scope: ActAs): WarehouseScope => {
+const scopeOf = (run: Run, endpoints: ReadonlyMap<string, Checked>, inputs: Inputs, scope: ActAs): WarehouseScope => {
   // The site is checked before the input, as over HTTP (403 before 400).
   const actor = scope.user === undefined ? systemActor(scope.site) : userActor(scope.user, scope.site)
-  const method = ({ endpoint, group, input }: AnyCall) => {
+  const method = (group: string, endpoint: string, input: (...args: Array<never>) => Given) => {
     const checked = endpoints.get(`${group}.${endpoint}`)!
     return (...args: Array<never>) => run(Effect.flatMap(actor, (caller) => checked(caller, input(...args))))
   }
-  const namespaces = Object.fromEntries(
-    Object.entries(calls).map(([name, namespace]) => [
-      name,
-      Object.fromEntries(Object.entries(namespace).map(([key, call]) => [key, method(call)]))
+  const namespaces: Record<string, Record<string, unknown>> = Object.fromEntries(
+    Object.entries(inputs).map(([group, namespace]) => [
+      group,
+      Object.fromEntries(
+        Object.entries(namespace).map(([endpoint, input]) => [endpoint, method(group, endpoint, input)])
+      )
     ])
   )
-  return { ...(namespaces as unknown as Namespaces), scope, as: (next) => scopeOf(run, endpoints, next) }
+  for (const [name, namespace] of Object.entries(formerTargets)) {
+    namespaces[name] = {
+      ...namespaces[name],
+      ...Object.fromEntries(
+        Object.entries(namespace).map(([former, [group, endpoint]]) => [former, namespaces[group]![endpoint]])
+      )
+    }
+  }
+  return { ...(namespaces as unknown as Namespaces), scope, as: (next) => scopeOf(run, endpoints, inputs, next) }
 }
 
 /**
@@ -229,6 +270,7 @@ export const createWarehouse = async (options: CreateWarehouseOptions): Promise<
   )
   const run = runner(runtime)
   const site = options.site ?? "main"
+  const { methods, tables } = await loadFeatures()
   let endpoints: ReadonlyMap<string, Checked>
   try {
     endpoints = checkedEndpoints(await run(Effect.all(tables)))
@@ -238,7 +280,7 @@ export const createWarehouse = async (options: CreateWarehouseOptions): Promise<
     throw error
   }
   return {
-    ...scopeOf(run, endpoints, { site, ...(options.user === undefined ? {} : { user: options.user }) }),
+    ...scopeOf(run, endpoints, methods, { site, ...(options.user === undefined ? {} : { user: options.user }) }),
     run,
     events: { subscribe: subscribe(run) },
     close: () => runtime.dispose()

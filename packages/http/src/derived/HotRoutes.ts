@@ -15,22 +15,22 @@ import { HttpApi, type HttpApiEndpoint, HttpApiError, type HttpMethod } from "@e
 import { type Actor, Administration, InvalidInput, withListTotal } from "@wms/core"
 import { Context, Effect, Either, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
-import { type AccessLogOptions, recordRequest, requestIdOf } from "../AccessLog.js"
-import { WarehouseApi } from "../Api.js"
+import { type EndpointName, WarehouseApi } from "../Api.js"
+import { bodyProblem } from "../api/BodyProblem.js"
 import { CreatedAt, type Location } from "../api/CreatedAt.js"
 import { PayloadTooLarge } from "../api/Errors.js"
-import { SentAsBuilt } from "../api/OrdersApi.js"
 import { Authorization } from "../api/Security.js"
+import { counts, takesWindow, totalCountHeader } from "../api/TotalCount.js"
 import { strictApplied } from "../api/UnknownFields.js"
-import { maxBodyBytes } from "../BodyLimit.js"
-import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "../ErrorResponses.js"
-import { actorOf } from "../handlers/SecurityLive.js"
-import type { EndpointName } from "../handlers/Table.js"
-import { tables } from "../handlers/Tables.js"
-import { bodyProblem, invalidJson, isJson } from "../JsonBody.js"
-import { prefersStrict, type UnknownField, unknownFieldMessage, unknownFieldOf } from "../StrictBody.js"
-import { Tokens } from "../Tokens.js"
-import { counts, takesWindow, totalCountHeader } from "../TotalCount.js"
+import { actorOf } from "../auth/SecurityLive.js"
+import { Tokens } from "../auth/Tokens.js"
+import { SentAsBuilt } from "../features/orders/OrdersApi.js"
+import { OrdersTable } from "../features/orders/OrdersHandlers.js"
+import { maxBodyBytes } from "../middleware/BodyLimit.js"
+import { answerTo, type FailureAnswer, tooLargeMessage, unexpectedAnswer } from "../middleware/ErrorResponses.js"
+import { invalidJson, isJson } from "../middleware/JsonBody.js"
+import { prefersStrict, type UnknownField, unknownFieldMessage, unknownFieldOf } from "../middleware/StrictBody.js"
+import { type AccessLogOptions, recordRequest, requestIdOf } from "../observability/AccessLog.js"
 
 /** Answers the request and returns true, or returns false and leaves it to the `HttpApi`. */
 export type Front = (request: IncomingMessage, response: ServerResponse) => boolean
@@ -177,7 +177,7 @@ export const make = (options: AccessLogOptions) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
     const actor = actorOf(yield* Tokens, yield* Administration)
-    const entries: Record<string, Entry> = yield* tables.orders
+    const entries: Record<string, Entry> = yield* OrdersTable
 
     /** The steps of the platform's handler of `endpoint`: security, path, payload, query, handler, encoding. */
     const compile = (endpoint: Declared, entry: Entry) => {
