@@ -106,7 +106,7 @@ describe("the API's errors", () => {
       assert.deepStrictEqual(errorsOf("/orders/{id}", "get"), { ...common, 404: ["OrderNotFound"] })
       assert.deepStrictEqual(errorsOf("/orders", "post"), {
         ...common,
-        409: ["OrderExists", "OrderLineExists", "OrderLineNumbersExhausted"]
+        409: ["OrderExists", "OrderLineExists", "OrderLineNumbersExhausted", "IdempotencyKeyReused"]
       })
       assert.deepStrictEqual(errorsOf("/orders/{id}/lines/{line_id}", "delete"), {
         ...common,
@@ -116,7 +116,7 @@ describe("the API's errors", () => {
       assert.deepStrictEqual(errorsOf("/waves/start", "post"), {
         ...common,
         404: ["WaveNotFound"],
-        409: ["WaveStarted"]
+        409: ["WaveStarted", "IdempotencyKeyReused"]
       })
       assert.deepStrictEqual(errorsOf("/webhooks/{id}", "delete"), { ...common, 404: ["WebhookNotFound"] })
       assert.deepStrictEqual(errorsOf("/users/{userId}", "delete"), {
@@ -137,7 +137,7 @@ describe("the API's errors", () => {
       assert.strictEqual(described("WebhookNotFound"), "Webhook niet gevonden")
       assert.strictEqual(
         spec.paths["/waves/start"].post.responses[409].description,
-        "Wave met id <waveId> is al gestart"
+        "Wave met id <waveId> is al gestart; or Idempotency-Key <key> was used with another request"
       )
     })
   })
