@@ -4,7 +4,8 @@
  * fulfillment site with two clients) created through the API.
  */
 import { assert } from "@effect/vitest"
-import { Effect, FastCheck as fc, Runtime } from "effect"
+import { Effect, Runtime } from "effect"
+import * as fc from "fast-check"
 import { Api, type TestResponse } from "./server.js"
 
 /** The HTTP methods of `Api.request`. */

@@ -14,7 +14,8 @@ import {
   UserId
 } from "@wms/core"
 import { SqliteStore } from "@wms/sql-sqlite"
-import { Effect, Either, FastCheck as fc, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
+import * as fc from "fast-check"
 
 const siteIds = ["s1", "s2", "s3"] as const
 const clientIds = ["c1", "c2", "c3", "c4"] as const

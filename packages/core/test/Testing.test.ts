@@ -38,7 +38,8 @@ import {
   testTransactor,
   unmanagedLocations
 } from "@wms/core/testing"
-import { Cause, Effect, Exit, FastCheck as fc, Option } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
+import * as fc from "fast-check"
 import { siteActor } from "./Fixtures.js"
 
 const siteScope = siteActor.scope

@@ -21,7 +21,8 @@ import {
   type WarehouseState
 } from "@wms/core/testing"
 import { Warehouse } from "@wms/http"
-import { Clock, Effect, FastCheck, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
+import * as fc from "fast-check"
 import { onBothStores } from "../../../testing/databases.js"
 
 // The services on each store, on the real clock: expiry is judged against today.
@@ -91,7 +92,7 @@ const only = (kinds: Partial<Record<OpKind, number>>) => ({
 })
 
 // Short picks need tasks: the settings set, and a wave of the seeded orders started, before the rest.
-const shortPicking = FastCheck.tuple(
+const shortPicking = fc.tuple(
   arbOps({ minLength: 1, maxLength: 1, weights: only({ SetShortPicks: 1 }) }),
   arbOps({ minLength: 10, maxLength: 25, weights: shortPickWeights })
 ).map(([settings, ops]): ReadonlyArray<Op> => [
@@ -103,7 +104,7 @@ const shortPicking = FastCheck.tuple(
 
 // A count from creation on: released, recorded, then approved, recounted, recorded again or
 // cancelled (each may be refused, or find the count in another state).
-const countLife = FastCheck.tuple(
+const countLife = fc.tuple(
   arbOps({ minLength: 1, maxLength: 1, weights: only({ CreateCount: 1 }) }),
   arbOps({ minLength: 1, maxLength: 1, weights: only({ ReleaseCount: 1 }) }),
   arbOps({ minLength: 1, maxLength: 2, weights: only({ RecordCount: 1 }) }),
@@ -112,7 +113,7 @@ const countLife = FastCheck.tuple(
 
 /** `a` and `b` merged at random, each in its order. */
 const interleave = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>) =>
-  FastCheck.array(FastCheck.boolean(), { minLength: a.length + b.length, maxLength: a.length + b.length }).map(
+  fc.array(fc.boolean(), { minLength: a.length + b.length, maxLength: a.length + b.length }).map(
     (fromA) => {
       let i = 0
       let j = 0
@@ -123,14 +124,14 @@ const interleave = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>) =>
 // Pick faces and counts among receipts, picks, moves and status changes: wave starts and pick
 // confirms trigger replenishment too, and confirmations land in counted locations. A face or two
 // is set first, so that what follows has faces to fill, and counts run their course among the rest.
-const cycle = FastCheck.tuple(
+const cycle = fc.tuple(
   arbOps({ minLength: 1, maxLength: 2, weights: only({ SetPickFace: 1 }) }),
   arbOps({
     minLength: 8,
     maxLength: 18,
     weights: { ...cycleWeights, Ship: 0, DeleteWave: 0, StartWave: 5, ConfirmTask: 5, AddOrder: 3 }
   }),
-  FastCheck.array(countLife, { minLength: 1, maxLength: 2 })
+  fc.array(countLife, { minLength: 1, maxLength: 2 })
 ).chain(([faces, ops, counts]) => interleave(ops, counts.flat()).map((mixed) => [...faces, ...mixed]))
 const cycleWarehouse = arbWarehouse({ maxPickFaces: 2, maxSkus: 2, countThreshold: true })
 

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { insertSku } from "../../../testing/fixtures.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 import { callerFor, checkProperty, unique } from "../../../testing/world.js"

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 import { type Caller, callerFor, checkProperty, expect204, makeTenants, unique } from "../../../testing/world.js"
 

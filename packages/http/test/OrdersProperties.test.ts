@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { Api } from "../../../testing/server.js"
 import { unique } from "../../../testing/world.js"
 import { OrdersWorld, serverWithWorld, type World } from "./OrdersWorld.js"

@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { insertSku } from "../../../testing/fixtures.js"
 import type { Api } from "../../../testing/server.js"
 import { serverOnBothStores } from "../../../testing/server.js"

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { serverOnBothStores } from "../../../testing/server.js"
 import { unique } from "../../../testing/world.js"
 import { setup, storeSnapshot } from "./PreAdviceSetup.js"

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { calendarDateOfDutchDate, criteria, criteriumDescription, pickTypeDescription, pickTypes } from "@wms/core"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { serverOnBothStores } from "../../../testing/server.js"
 import { type Caller, checkProperty, expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 

@@ -7,7 +7,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 
 const expired = "2001-01-01"

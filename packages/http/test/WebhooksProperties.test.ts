@@ -9,7 +9,8 @@ import {
   WebhookDeliveryPolicy
 } from "@wms/core"
 import { WebhookWorker } from "@wms/http"
-import { Effect, FastCheck as fc, Layer } from "effect"
+import { Effect, Layer } from "effect"
+import * as fc from "fast-check"
 import { onBothStores } from "../../../testing/databases.js"
 import { Api, testServer } from "../../../testing/server.js"
 import {

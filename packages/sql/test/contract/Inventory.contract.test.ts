@@ -14,7 +14,8 @@ import {
   Stock,
   Transactor
 } from "@wms/core"
-import { Effect, FastCheck as fc, Option } from "effect"
+import { Effect, Option } from "effect"
+import * as fc from "fast-check"
 import {
   assertDies,
   insertContent,
