@@ -61,7 +61,7 @@ const loginStatus = (database: string, password: string) =>
   }).pipe(Effect.provide(testServer(`sqlite:${database}`)), Effect.scoped)
 
 describe("the wms command", () => {
-  it.scoped(
+  it.effect(
     "migrates, imports with a report, exports, and round-trips into another database",
     () =>
       Effect.gen(function*() {
@@ -135,11 +135,11 @@ describe("the wms command", () => {
           records.map(({ creation_datetime: _, ...order }) => order)
         )
         assert.strictEqual(readFileSync(join(folder, "exported-skus.csv"), "utf8"), skus.stdout)
-      }),
+      }).pipe(Effect.scoped),
     120_000
   )
 
-  it.scoped.skipIf(!existsSync(script))(
+  it.effect.skipIf(!existsSync(script))(
     "shows a progress bar of an import when standard error is a terminal",
     () =>
       Effect.gen(function*() {
@@ -152,11 +152,11 @@ describe("the wms command", () => {
         assert.match(shown.stdout, /100% \| 2 written, 1 not written/)
         assert.match(shown.stdout, /2 of 3 rows written to main/)
         assert.deepInclude(JSON.parse(readFileSync(join(folder, "report.json"), "utf8")), { written: 2, failed: 1 })
-      }),
+      }).pipe(Effect.scoped),
     60_000
   )
 
-  it.scoped(
+  it.effect(
     "answers a wrong command with its usage (2) and an unknown kind, site or file with one line (1)",
     () =>
       Effect.gen(function*() {
@@ -183,11 +183,11 @@ describe("the wms command", () => {
         const help = yield* wms(database, ["--help"])
         expectRun(help, 0)
         assert.match(help.stdout, /wms admin reset-password <email>/)
-      }),
+      }).pipe(Effect.scoped),
     60_000
   )
 
-  it.scoped(
+  it.effect(
     "resets a lost password: printed once, or read from standard input; the server then logs in with it",
     () =>
       Effect.gen(function*() {
@@ -219,7 +219,7 @@ describe("the wms command", () => {
         const unknown = yield* wms(database, ["admin", "reset-password", "nobody@example.com"])
         expectRun(unknown, 1)
         assert.strictEqual(unknown.stderr, "User nobody@example.com not found\n")
-      }),
+      }).pipe(Effect.scoped),
     120_000
   )
 })

@@ -511,15 +511,15 @@ const countStorm = (database: StormDatabase) =>
   })
 
 describe("cycle counts and replenishment across 3 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
-    () => Effect.flatMap(freshPgDatabase, (url) => countStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => countStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
-    () => Effect.flatMap(freshSqliteFile, (filename) => countStorm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => countStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

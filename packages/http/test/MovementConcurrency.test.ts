@@ -305,15 +305,16 @@ const movementStorm = (database: StormDatabase) =>
   })
 
 describe("movement tasks across 3 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
-    () => Effect.flatMap(freshPgDatabase, (url) => movementStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => movementStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
-    () => Effect.flatMap(freshSqliteFile, (filename) => movementStorm({ kind: "sqlite", filename })),
+    () =>
+      Effect.flatMap(freshSqliteFile, (filename) => movementStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

@@ -219,15 +219,16 @@ const shortPickStorm = (database: StormDatabase) =>
   })
 
 describe("short picks across 3 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
-    () => Effect.flatMap(freshPgDatabase, (url) => shortPickStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => shortPickStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
-    () => Effect.flatMap(freshSqliteFile, (filename) => shortPickStorm({ kind: "sqlite", filename })),
+    () =>
+      Effect.flatMap(freshSqliteFile, (filename) => shortPickStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

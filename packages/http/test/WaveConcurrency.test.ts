@@ -338,15 +338,15 @@ const waveStorm = (database: StormDatabase) =>
   })
 
 describe("waves across 4 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: overlapping starts and deletes never allocate a unit twice",
-    () => Effect.flatMap(freshPgDatabase, (url) => waveStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => waveStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: overlapping starts and deletes never allocate a unit twice",
-    () => Effect.flatMap(freshSqliteFile, (filename) => waveStorm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => waveStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })
