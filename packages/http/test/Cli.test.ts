@@ -102,11 +102,17 @@ describe("the wms command", () => {
         expectRun(fromStdin, 0)
         assert.deepInclude(JSON.parse(fromStdin.stdout), { rows: 2, written: 2, failed: 0 })
 
-        const skus = yield* wms(database, ["export", "skus"])
+        // Exports only read: they run side by side, and beside the migration of another database.
+        const other = join(folder, "other.db")
+        const [skus, exportedOrders, exportedCsv, otherMigrated] = yield* Effect.all([
+          wms(database, ["export", "skus"]),
+          wms(database, ["export", "orders", "--format", "ndjson"]),
+          wms(database, ["export", "orders"]),
+          wms(other, ["migrate"])
+        ], { concurrency: "unbounded" })
         expectRun(skus, 0)
         assert.match(skus.stdout, /^sku_id,client_id,description,/)
         assert.include(skus.stdout, "\nC,,\"Cherry, dark\",")
-        const exportedOrders = yield* wms(database, ["export", "orders", "--format", "ndjson"])
         expectRun(exportedOrders, 0)
         const records = exportedOrders.stdout.trimEnd().split("\n").map((line) => JSON.parse(line))
         assert.deepStrictEqual(
@@ -118,15 +124,16 @@ describe("the wms command", () => {
         )
 
         // Into another database: what it exports is what the first exported.
-        const other = join(folder, "other.db")
-        expectRun(yield* wms(other, ["migrate"]), 0)
+        expectRun(otherMigrated, 0)
         writeFileSync(join(folder, "exported-skus.csv"), skus.stdout)
-        const exportedCsv = yield* wms(database, ["export", "orders"])
         writeFileSync(join(folder, "exported-orders.csv"), exportedCsv.stdout)
         expectRun(yield* wms(other, ["import", "skus", "exported-skus.csv"]), 0)
         expectRun(yield* wms(other, ["import", "orders", "exported-orders.csv"]), 0)
-        assert.strictEqual((yield* wms(other, ["export", "skus"])).stdout, skus.stdout)
-        const otherOrders = yield* wms(other, ["export", "orders", "--format", "ndjson"])
+        const [otherSkus, otherOrders] = yield* Effect.all([
+          wms(other, ["export", "skus"]),
+          wms(other, ["export", "orders", "--format", "ndjson"])
+        ], { concurrency: "unbounded" })
+        assert.strictEqual(otherSkus.stdout, skus.stdout)
         assert.deepStrictEqual(
           otherOrders.stdout.trimEnd().split("\n").map((line) => {
             const { creation_datetime: _, ...order } = JSON.parse(line)
@@ -162,25 +169,28 @@ describe("the wms command", () => {
       Effect.gen(function*() {
         const database = yield* freshSqliteFile
         expectRun(yield* wms(database, ["migrate"]), 0)
-        const usage = yield* wms(database, ["frobnicate"])
+        // Each run only reads the database: they run side by side.
+        const [usage, unnamed, kind, site, file, help] = yield* Effect.all([
+          wms(database, ["frobnicate"]),
+          wms(database, ["import", "skus", "skus.txt"]),
+          wms(database, ["export", "widgets"]),
+          wms(database, ["export", "skus", "--site", "nowhere"]),
+          wms(database, ["import", "skus", "missing.csv"]),
+          wms(database, ["--help"])
+        ], { concurrency: "unbounded" })
         expectRun(usage, 2)
         assert.match(usage.stderr, /^Unknown command frobnicate\n\nUsage: wms <command>/)
-        const unnamed = yield* wms(database, ["import", "skus", "skus.txt"])
         expectRun(unnamed, 2)
         assert.match(unnamed.stderr, /^Name the format of skus\.txt: --format csv or --format ndjson/)
-        const kind = yield* wms(database, ["export", "widgets"])
         expectRun(kind, 1)
         assert.strictEqual(
           kind.stderr,
           "Unknown kind widgets: the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock\n"
         )
-        const site = yield* wms(database, ["export", "skus", "--site", "nowhere"])
         expectRun(site, 1)
         assert.match(site.stderr, /^Invalid site nowhere: no site or client has that id/)
-        const file = yield* wms(database, ["import", "skus", "missing.csv"])
         expectRun(file, 1)
         assert.match(file.stderr, /^Cannot read missing\.csv: ENOENT/)
-        const help = yield* wms(database, ["--help"])
         expectRun(help, 0)
         assert.match(help.stdout, /wms admin reset-password <email>/)
       }).pipe(Effect.scoped),

@@ -24,6 +24,7 @@ import { Warehouse } from "@wms/http"
 import { Clock, Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import { onBothStores } from "../../../testing/databases.js"
+import { propertyRuns } from "../../../testing/properties.js"
 
 // The services on each store, on the real clock: expiry is judged against today.
 const stores = onBothStores((db) =>
@@ -142,7 +143,7 @@ for (const [label, services] of stores) {
         "keeps the stock rule, claims, tasks, the replay, conservation, capacity and FEFO through any sequence",
         [arbWarehouse(), arbOps({ minLength: 10, maxLength: 25 })],
         holdsThroughout("prop"),
-        { fastCheck: { numRuns: label === "sqlite" ? 40 : 15 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 40 : 15) } }
       )
 
       it.effect.prop(
@@ -152,7 +153,7 @@ for (const [label, services] of stores) {
         // keeps in, and after every operation the stock rule, claims, tasks and the replay of
         // qty, qty_allocated and qty_tasked_from.
         holdsThroughout("waves"),
-        { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
       )
 
       it.effect("plays every kind of operation through to its end", () =>
@@ -257,7 +258,7 @@ for (const [label, services] of stores) {
         // play checks over every operation what replenishment opened and what counts did,
         // besides the invariants of stock, tasks, the replay, conservation and capacity.
         holdsThroughout("faces"),
-        { fastCheck: { numRuns: label === "sqlite" ? 30 : 10 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 30 : 10) } }
       )
 
       it.effect.prop(
@@ -266,7 +267,7 @@ for (const [label, services] of stores) {
         // play checks the demand of every line after each operation, and over each short pick
         // that its claims follow FEFO and that it changed stock only by its loss.
         holdsThroughout("short"),
-        { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
       )
 
       it.effect("plays a short pick that re-allocates what it can and backorders the rest through to the backorder", () =>

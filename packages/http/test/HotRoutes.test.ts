@@ -13,6 +13,7 @@ import { Server } from "@wms/http"
 import { Context, Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { propertyRuns } from "../../../testing/properties.js"
 import { type Answer, send as sendRaw, type Sent } from "../../../testing/rawRequest.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 
@@ -331,7 +332,7 @@ const differential = (kind: "sqlite" | "postgres") =>
               )
               if (request.requestId === "req-1") assert.strictEqual(fromFront.headers["x-request-id"], "req-1")
             }),
-            { numRuns: 600 }
+            { numRuns: propertyRuns(600) }
           )
         )
       }))

@@ -9,7 +9,8 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { propertyRuns } from "../../../testing/properties.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 const expired = "2001-01-01"
 const orderDates = ["2030-05-01", "2030-05-02"]
@@ -129,7 +130,7 @@ const total = <A>(rows: ReadonlyArray<A>, key: (row: A) => string | number, qty:
 /** A multiset of tuples as sorted text, to compare one-to-one correspondences. */
 const bag = (items: ReadonlyArray<ReadonlyArray<unknown>>) => items.map((item) => JSON.stringify(item)).sort()
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000, excludeTestServices: true })(`wave properties on ${label}`, (it) => {
     it.effect.prop(
       "create and start: within available, unexpired, FEFO, lines not over-served, claims = tasks = Allocate; delete restores",
@@ -327,7 +328,7 @@ for (const [label, server] of serverOnBothStores) {
           const orders = (yield* request("GET", "/orders?lines=false")).body
           assert.isTrue(orders.every((o: { order_status: { id: number } }) => o.order_status.id === 14))
         }),
-      { timeout: 120_000, fastCheck: { numRuns: 10 } }
+      { timeout: 120_000, fastCheck: { numRuns: propertyRuns(10) } }
     )
   })
 }

@@ -5,7 +5,7 @@ import { WebhookWorker } from "@wms/http"
 import { Effect, Layer } from "effect"
 import type { LookupAddress } from "node:dns"
 import { createServer } from "node:http"
-import { freshSqliteFile, onBothStores } from "../../../testing/databases.js"
+import { freshSqliteFile, onApiTestStores } from "../../../testing/databases.js"
 import { Api, testServer } from "../../../testing/server.js"
 import { eventually, newSite, raiseReceived, receiver } from "./WebhooksReceiver.js"
 
@@ -110,7 +110,7 @@ const refusedUrls: ReadonlyArray<readonly [string, string]> = [
 ]
 
 for (
-  const [label, server] of onBothStores((db) =>
+  const [label, server] of onApiTestStores((db) =>
     testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url).pipe(Layer.provide(fast))
   )
 ) {

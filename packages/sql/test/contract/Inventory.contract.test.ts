@@ -16,6 +16,7 @@ import {
 } from "@wms/core"
 import { Effect, Option } from "effect"
 import * as fc from "fast-check"
+import { propertyRuns } from "../../../../testing/properties.js"
 import {
   assertDies,
   insertContent,
@@ -404,6 +405,6 @@ onEachStore("InventoryRepository", (it) => {
           )
         }
       }),
-    { fastCheck: { numRuns: 15 } }
+    { fastCheck: { numRuns: propertyRuns(15) } }
   )
 })
