@@ -70,7 +70,7 @@ export const onBothStores = <A, E, R>(make: (database: TestDatabase) => Layer.La
  * proves the stores alike below the API, and the two-store smoke (`packages/http/test/StoresSmoke.test.ts`)
  * proves the server on each.
  */
-const apiTestsOnBothStores = process.env.WMS_TEST_STORES === "both"
+export const apiTestsOnBothStores = process.env.WMS_TEST_STORES === "both"
 
 /** `onBothStores` for tests of what the API does whatever its store: SQLite, or both with `WMS_TEST_STORES=both`. */
 export const onApiTestStores = <A, E, R>(make: (database: TestDatabase) => Layer.Layer<A, E, R>) => {

@@ -18,13 +18,14 @@ import { checkClaims, checkConservation, checkLedger, checkStock, checkTasks } f
 import { Effect, Fiber } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import type { ServerProcess } from "../../../testing/processes.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = 10_000
+const stormMillis = stormDuration(6_000)
 const watchMillis = 100
 const skus = ["C-1", "C-2", "C-3"]
 /** Storage in the counted zone, each holding every SKU under a tag of its own. */

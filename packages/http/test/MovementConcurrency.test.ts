@@ -12,13 +12,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = 8_000
+const stormMillis = stormDuration(5_000)
 const skus = ["M-1", "M-2", "M-3"]
 const fullPallet = 6
 /** Storage locations, each room for two tags: putaways and moves fight for them. */

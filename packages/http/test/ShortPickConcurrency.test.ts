@@ -12,13 +12,14 @@ import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import type { ServerProcess } from "../../../testing/processes.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = 8_000
+const stormMillis = stormDuration(5_000)
 const skus = ["SP-1", "SP-2"]
 const floors = ["F-1", "F-2", "F-3", "F-4"]
 

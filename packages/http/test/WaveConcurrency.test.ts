@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
@@ -15,7 +16,7 @@ const processes = 4
 const skus = ["K-1", "K-2", "K-3", "K-4"]
 const dateGroups = 6
 const ordersPerGroup = 8
-const stormMillis = 8_000
+const stormMillis = stormDuration(5_000)
 const actionsPerClient = 40
 const clientsPerProcess = 3
 
