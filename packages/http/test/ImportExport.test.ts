@@ -1,5 +1,5 @@
 /**
- * Bulk import and export on the real server, on both stores: CSV and NDJSON of every kind, a report
+ * Bulk import and export on the real server: CSV and NDJSON of every kind, a report
  * that names each refused row's line, field and the single-record endpoint's message, exactly the
  * valid rows written, each row whole or not at all, and a file larger than the 1 MiB body limit.
  */

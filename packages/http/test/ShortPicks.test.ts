@@ -1,6 +1,6 @@
 /**
  * Short picks with the site settings of the warehouse cycle: re-allocation of the shortfall,
- * backorders, and the control count, through the real server on both stores.
+ * backorders, and the control count, through the real server.
  */
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"

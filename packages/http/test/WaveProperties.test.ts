@@ -1,5 +1,5 @@
 /**
- * Wave allocation by properties, through the API on both stores: for a generated warehouse (SKUs,
+ * Wave allocation by properties, through the API: for a generated warehouse (SKUs,
  * contents with and without expiry, expired ones too, orders with lines, 1–3 overlapping waves),
  * creating and starting the waves never allocates more than is available nor expired stock, keeps
  * FEFO, never gives a line more than it asks, writes one claim, one task and one Allocate
