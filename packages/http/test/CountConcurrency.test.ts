@@ -25,7 +25,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = stormDuration(6_000)
+const stormMillis = stormDuration(10_000)
 const watchMillis = 100
 const skus = ["C-1", "C-2", "C-3"]
 /** Storage in the counted zone, each holding every SKU under a tag of its own. */

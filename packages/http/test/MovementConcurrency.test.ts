@@ -19,7 +19,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = stormDuration(5_000)
+const stormMillis = stormDuration(8_000)
 const skus = ["M-1", "M-2", "M-3"]
 const fullPallet = 6
 /** Storage locations, each room for two tags: putaways and moves fight for them. */

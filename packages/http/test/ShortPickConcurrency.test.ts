@@ -19,7 +19,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = stormDuration(5_000)
+const stormMillis = stormDuration(8_000)
 const skus = ["SP-1", "SP-2"]
 const floors = ["F-1", "F-2", "F-3", "F-4"]
 

@@ -16,7 +16,7 @@ const processes = 4
 const skus = ["K-1", "K-2", "K-3", "K-4"]
 const dateGroups = 6
 const ordersPerGroup = 8
-const stormMillis = stormDuration(5_000)
+const stormMillis = stormDuration(8_000)
 const actionsPerClient = 40
 const clientsPerProcess = 3
 
