@@ -60,6 +60,8 @@ const loginStatus = (database: string, password: string) =>
     return (yield* api.request("POST", "/login", { body: { email: adminEmail, password } })).status
   }).pipe(Effect.provide(testServer(`sqlite:${database}`)), Effect.scoped)
 
+// Each run of `wms` is a new Node process loading the built packages: seconds each on a busy
+// machine, so the tests that run a dozen of them get minutes.
 describe("the wms command", () => {
   it.effect(
     "migrates, imports with a report, exports, and round-trips into another database",
@@ -143,7 +145,7 @@ describe("the wms command", () => {
         )
         assert.strictEqual(readFileSync(join(folder, "exported-skus.csv"), "utf8"), skus.stdout)
       }).pipe(Effect.scoped),
-    120_000
+    240_000
   )
 
   it.effect.skipIf(!existsSync(script))(
@@ -194,7 +196,7 @@ describe("the wms command", () => {
         expectRun(help, 0)
         assert.match(help.stdout, /wms admin reset-password <email>/)
       }).pipe(Effect.scoped),
-    60_000
+    120_000
   )
 
   it.effect(
@@ -230,6 +232,6 @@ describe("the wms command", () => {
         expectRun(unknown, 1)
         assert.strictEqual(unknown.stderr, "User nobody@example.com not found\n")
       }).pipe(Effect.scoped),
-    120_000
+    240_000
   )
 })
