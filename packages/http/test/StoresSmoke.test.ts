@@ -91,15 +91,22 @@ const flow = Effect.gen(function*() {
   yield* main("GET", "/preadvices/PA-1")
   yield* main("GET", "/inventory/overview")
 
+  /** An order of `qty` JUICE and a wave definition that selects it by its id; yields the definition's id. */
+  const orderToWave = (order_id: string, qty: number) =>
+    Effect.gen(function*() {
+      const lines = [{ sku_id: "JUICE", qty }]
+      yield* main("POST", "/orders", { order_id, customer_id: customer, ship_dock: "DOCK-1", lines })
+      yield* main("POST", "/wave-definitions", {
+        description: order_id,
+        criterium_id: 2,
+        value: order_id,
+        pick_type: 1
+      })
+      return (yield* main("GET", "/wave-definitions")).at(-1).id
+    })
+
   // An order waved and started, the wave deleted (its claims released); waved again, picked and shipped.
-  yield* main("POST", "/orders", {
-    order_id: "SO-1",
-    customer_id: customer,
-    ship_dock: "DOCK-1",
-    lines: [{ sku_id: "JUICE", qty: 10 }]
-  })
-  yield* main("POST", "/wave-definitions", { description: "SO-1", criterium_id: 2, value: "SO-1", pick_type: 1 })
-  const definition = (yield* main("GET", "/wave-definitions")).at(-1).id
+  const definition = yield* orderToWave("SO-1", 10)
   const deleted = (yield* main("POST", "/waves/create", { wavedef_id: definition })).wave_id
   yield* main("POST", "/waves/start", { wave_id: deleted })
   yield* main("DELETE", `/waves/${deleted}`)
@@ -133,14 +140,7 @@ const flow = Effect.gen(function*() {
 
   // A short pick that re-allocates in the same transaction, then the order ships in full.
   yield* main("PUT", "/sites/main/settings", { reallocate_short_picks: true })
-  yield* main("POST", "/orders", {
-    order_id: "SO-2",
-    customer_id: customer,
-    ship_dock: "DOCK-1",
-    lines: [{ sku_id: "JUICE", qty: 6 }]
-  })
-  yield* main("POST", "/wave-definitions", { description: "SO-2", criterium_id: 2, value: "SO-2", pick_type: 1 })
-  const definition2 = (yield* main("GET", "/wave-definitions")).at(-1).id
+  const definition2 = yield* orderToWave("SO-2", 6)
   const wave2 = (yield* main("POST", "/waves/create", { wavedef_id: definition2 })).wave_id
   yield* main("POST", "/waves/start", { wave_id: wave2 })
   const tasks = yield* main("GET", `/tasks?wave_id=${wave2}`)
