@@ -1,7 +1,25 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))
+
+/**
+ * The files that take longest, though their source is short: they spawn servers and commands, run
+ * storms or long searches. Vitest starts the largest files first until it has timed a run; these go
+ * first, so that no worker is left alone on one of them at the end.
+ */
+const longest = /\/(Fuzz|Cli|EngineProperties|\w+Concurrency|WebhooksCrash|Startup|Lifecycle|Observability)\.test\.ts$/
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>) {
+    const sorted = await super.sort(files)
+    return [
+      ...sorted.filter((file) => longest.test(file.moduleId)),
+      ...sorted.filter((file) => !longest.test(file.moduleId))
+    ]
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -25,6 +43,7 @@ export default defineConfig({
     // The suites wait on databases and server processes far more than on the CPU: three at a
     // time keep both cores busy (vitest's default on two cores is one).
     maxWorkers: 3,
-    minWorkers: 1
+    minWorkers: 1,
+    sequence: { sequencer: LongestFirst }
   }
 })

@@ -96,13 +96,27 @@ export const freshSqliteFile = Effect.acquireRelease(
   (file) => Effect.sync(() => rmSync(join(file, ".."), { recursive: true, force: true }))
 )
 
+/** A fresh database of a kind. */
+export type TestDatabase =
+  | { readonly kind: "sqlite"; readonly filename: string }
+  | { readonly kind: "pg"; readonly url: string }
+
 /** Builds a layer from a fresh database of each kind: `[label, layer]` pairs for `it.layer`. */
-export const onBothStores = <A, E, R>(
-  make: (
-    database: { readonly kind: "sqlite"; readonly filename: string } | { readonly kind: "pg"; readonly url: string }
-  ) => Layer.Layer<A, E, R>
-) =>
+export const onBothStores = <A, E, R>(make: (database: TestDatabase) => Layer.Layer<A, E, R>) =>
   [
     ["sqlite", Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) => make({ kind: "sqlite", filename })))],
     ["postgres", Layer.unwrapScoped(Effect.map(freshPgDatabase, (url) => make({ kind: "pg", url })))]
   ] as const
+
+/**
+ * The API tests run on SQLite alone unless `WMS_TEST_STORES=both`: the storage contract suite
+ * proves the stores alike below the API, and the two-store smoke (`packages/http/test/StoresSmoke.test.ts`)
+ * proves the server on each.
+ */
+export const apiTestsOnBothStores = process.env.WMS_TEST_STORES === "both"
+
+/** `onBothStores` for tests of what the API does whatever its store: SQLite, or both with `WMS_TEST_STORES=both`. */
+export const onApiTestStores = <A, E, R>(make: (database: TestDatabase) => Layer.Layer<A, E, R>) => {
+  const stores = onBothStores(make)
+  return apiTestsOnBothStores ? stores : stores.slice(0, 1)
+}

@@ -6,7 +6,7 @@ import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { type Config, Server } from "@wms/http"
 import { Clock, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
-import { onBothStores } from "./databases.js"
+import { onApiTestStores, onBothStores, type TestDatabase } from "./databases.js"
 
 export const adminEmail = "admin@example.com"
 export const adminPassword = "admin-password"
@@ -116,7 +116,11 @@ export const testServer = (databaseUrl: string, overrides: Partial<Config.Server
     Layer.provide(Layer.setClock(Clock.make()))
   )
 
-/** The test server on a fresh SQLite file and on a fresh PostgreSQL database. */
-export const serverOnBothStores = onBothStores((db) =>
-  testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)
-)
+/** The server's `WMS_DATABASE_URL` for a test database. */
+export const databaseUrl = (db: TestDatabase) => db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url
+
+/** The test server on a fresh SQLite file and on a fresh PostgreSQL database, for what a store decides. */
+export const serverOnBothStores = onBothStores((db) => testServer(databaseUrl(db)))
+
+/** The test server for what the API does whatever its store: on SQLite, or both with `WMS_TEST_STORES=both`. */
+export const serverOnApiTestStores = onApiTestStores((db) => testServer(databaseUrl(db)))

@@ -4,13 +4,15 @@
  * fulfillment site with two clients) created through the API.
  */
 import { assert } from "@effect/vitest"
-import { Effect, FastCheck as fc, Runtime } from "effect"
+import { Effect, Runtime } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "./properties.js"
 import { Api, type TestResponse } from "./server.js"
 
 /** The HTTP methods of `Api.request`. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE"
 
-/** Runs a fast-check property whose check is an Effect, in the test's runtime. */
+/** Runs a fast-check property whose check is an Effect, in the test's runtime, `propertyRuns(numRuns)` times. */
 export const checkProperty = <A, R>(
   arbitrary: fc.Arbitrary<A>,
   check: (value: A) => Effect.Effect<void, never, R>,
@@ -19,7 +21,9 @@ export const checkProperty = <A, R>(
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<R>()
     yield* Effect.promise(() =>
-      fc.assert(fc.asyncProperty(arbitrary, (value) => Runtime.runPromise(runtime)(check(value))), { numRuns })
+      fc.assert(fc.asyncProperty(arbitrary, (value) => Runtime.runPromise(runtime)(check(value))), {
+        numRuns: propertyRuns(numRuns)
+      })
     )
   })
 

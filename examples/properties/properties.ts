@@ -6,7 +6,8 @@
 import { ensureSite, systemActor } from "@wms/core"
 import { arbOps, arbWarehouse, play } from "@wms/core/testing"
 import { createWarehouse } from "@wms/http"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { pathToFileURL } from "node:url"
 
 /** Checks the rules on `numRuns` generated warehouses; rejects with the counterexample when one breaks. */

@@ -9,8 +9,8 @@
  * no face replenished over its max and FEFO sources (`testing/Replenishment.ts`), and the freeze,
  * ledger and approval threshold of counts (`testing/Counts.ts`).
  *
- * The arbitraries are built with the fast-check that `effect` bundles (`FastCheck`), so a suite
- * needs no second copy: `import { FastCheck as fc } from "effect"`.
+ * The arbitraries are built with `fast-check` 3 (a peer dependency: the version effect 3 bundles,
+ * so a suite that has effect has it): `import * as fc from "fast-check"`.
  *
  * ```ts
  * fc.assert(fc.asyncProperty(arbWarehouse(), arbOps(), async (state, ops) => {

@@ -7,7 +7,7 @@ import {
   type OrderToAllocate,
   type StockToAllocate
 } from "@wms/core"
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 
 const skus = ["A", "B", "C"]
 const clients = [null, "c1"]

@@ -100,21 +100,21 @@ const effect4 = (target: string) => {
 }
 
 describe("importing @wms/core", () => {
-  it.scoped("with effect 3.21 fails at once, saying which effect is needed", () =>
+  it.effect("with effect 3.21 fails at once, saying which effect is needed", () =>
     Effect.gen(function*() {
       const folder = yield* application(effect3As("3.21.0"))
       const { status, output } = run(folder)
       assert.notStrictEqual(status, 0, output)
       assert.include(output, "needs effect ^3.22.0 (3.22 or a later 3.x), but effect 3.21.0 is loaded")
-    }), { timeout: 30_000 })
+    }).pipe(Effect.scoped), { timeout: 30_000 })
 
-  it.scoped("with effect 3.22 loads", () =>
+  it.effect("with effect 3.22 loads", () =>
     Effect.gen(function*() {
       const folder = yield* application(effect3As("3.22.9"))
       assert.deepStrictEqual(run(folder), { status: 0, output: "function\n" })
-    }), { timeout: 30_000 })
+    }).pipe(Effect.scoped), { timeout: 30_000 })
 
-  it.scoped(
+  it.effect(
     "with effect 4 fails while Node links the modules, on the line that says which effect is needed",
     () =>
       Effect.gen(function*() {
@@ -123,7 +123,7 @@ describe("importing @wms/core", () => {
         assert.notStrictEqual(status, 0, output)
         assert.include(output, "EffectVersion.js")
         assert.include(output, "the engine needs effect ^3.22.0 (npm install effect@3)")
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 30_000 }
   )
 })

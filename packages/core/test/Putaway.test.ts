@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Capacity, type Load, type LocationWithOccupancy, planPutaway, type PutawaySku } from "@wms/core"
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { location } from "./Fixtures.js"
 
 const load = (fields: Partial<Load> = {}): Load => ({

@@ -7,7 +7,7 @@ import {
   type StockToAllocate,
   type StoredPickFace
 } from "@wms/core"
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { location } from "./Fixtures.js"
 
 const setting = (fields: Partial<StoredPickFace> = {}): StoredPickFace => ({

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
-import { Either, FastCheck as fc } from "effect"
+import { Either } from "effect"
+import * as fc from "fast-check"
 
 // A change of stock: a receipt of a new content, a signed adjustment of an existing one, an
 // allocation, a movement task reserving stock (Task), releasing it (Untask), or carrying it to

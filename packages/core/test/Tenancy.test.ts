@@ -14,7 +14,9 @@ import {
   UserId
 } from "@wms/core"
 import { SqliteStore } from "@wms/sql-sqlite"
-import { Effect, Either, FastCheck as fc, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
 
 const siteIds = ["s1", "s2", "s3"] as const
 const clientIds = ["c1", "c2", "c3", "c4"] as const
@@ -50,7 +52,7 @@ const scope: fc.Arbitrary<Scope> = fc.record({
 
 const owner = fc.record({ site_id: siteId, client_id: fc.option(clientId, { nil: null }) })
 
-const params = { fastCheck: { numRuns: 500 } }
+const params = { fastCheck: { numRuns: propertyRuns(500) } }
 
 describe("the tenancy rule", () => {
   it.prop("resolveScope never grants a non-admin a scope outside its home", [principal, target], ([p, t]) => {
@@ -220,6 +222,6 @@ describe("administration through a real store", () => {
           users.filter((user) => user.site === scopeSite).map((user) => user.email)
         )
       }).pipe(Effect.provide(store())),
-    { fastCheck: { numRuns: 50 } }
+    { fastCheck: { numRuns: propertyRuns(50) } }
   )
 })

@@ -38,7 +38,9 @@ import {
   testTransactor,
   unmanagedLocations
 } from "@wms/core/testing"
-import { Cause, Effect, Exit, FastCheck as fc, Option } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
 import { siteActor } from "./Fixtures.js"
 
 const siteScope = siteActor.scope
@@ -402,7 +404,7 @@ describe("the invariant checkers of @wms/core/testing", () => {
       if (preferred !== null) assert.isTrue(locations.includes(preferred) || preferred === unmanagedLocations[0])
     }
     assert.isAtMost(ops.length, 12)
-  }, { fastCheck: { numRuns: 50 } })
+  }, { fastCheck: { numRuns: propertyRuns(50) } })
 
   it("generate managed locations with small limits, and SKUs that weigh, take room, come in pallets and prefer a place", () => {
     const states = fc.sample(arbWarehouse(), 100)

@@ -11,7 +11,8 @@ import {
   urlRefusal,
   webhookTargetCheck
 } from "@wms/core"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 
 /** The kind of a URL's host, as the check at create and update sees it: after `new URL`. */
 const kindOf = (url: string) => hostKind(new URL(url).hostname)

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 const unique = (prefix: string) => `${prefix}-${globalThis.crypto.randomUUID().slice(0, 8)}`
 
@@ -42,7 +42,7 @@ const createUser = (token: string, user: { email: string; site: string; client?:
     assert.strictEqual(created.status, 204, JSON.stringify(created.body))
   })
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`administration on ${label}`, (it) => {
     it.effect("POST /sites creates a site that GET /sites lists; 204 with no body", () =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SignJWT } from "jose"
-import { Api, jwtSecret, serverOnBothStores } from "../../../testing/server.js"
+import { Api, jwtSecret, serverOnApiTestStores } from "../../../testing/server.js"
 
 const sign = (
   claims: Record<string, unknown>,
@@ -17,7 +17,7 @@ const sign = (
       .sign(new TextEncoder().encode(options.key ?? jwtSecret))
   })
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`authentication on ${label}`, (it) => {
     it.effect("POST /login returns the login result of §2.1", () =>
       Effect.gen(function*() {

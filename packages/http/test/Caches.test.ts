@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SignJWT } from "jose"
-import { Api, jwtSecret, serverOnBothStores } from "../../../testing/server.js"
+import { Api, jwtSecret, serverOnApiTestStores } from "../../../testing/server.js"
 
 const unique = (prefix: string) => `${prefix}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
 
@@ -19,7 +19,7 @@ const adminToken = (sub: string, exp: number) =>
       .sign(new TextEncoder().encode(jwtSecret))
   )
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`caches of the request path on ${label}`, (it) => {
     it.effect("a token accepted while valid is refused once it expires", () =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertOrder } from "../../../testing/fixtures.js"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const full = {
@@ -16,7 +16,7 @@ const full = {
 
 const empty = { address: null, zipcode: null, town: null, country: null, phone: null, url: null }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`carriers on ${label}`, (it) => {
     it.effect("POST /carriers creates a carrier of the site; the list and GET /:id show every field", () =>
       Effect.gen(function*() {

@@ -60,8 +60,10 @@ const loginStatus = (database: string, password: string) =>
     return (yield* api.request("POST", "/login", { body: { email: adminEmail, password } })).status
   }).pipe(Effect.provide(testServer(`sqlite:${database}`)), Effect.scoped)
 
+// Each run of `wms` is a new Node process loading the built packages: seconds each on a busy
+// machine, so the tests that run a dozen of them get minutes.
 describe("the wms command", () => {
-  it.scoped(
+  it.effect(
     "migrates, imports with a report, exports, and round-trips into another database",
     () =>
       Effect.gen(function*() {
@@ -102,11 +104,17 @@ describe("the wms command", () => {
         expectRun(fromStdin, 0)
         assert.deepInclude(JSON.parse(fromStdin.stdout), { rows: 2, written: 2, failed: 0 })
 
-        const skus = yield* wms(database, ["export", "skus"])
+        // Exports only read: they run side by side, and beside the migration of another database.
+        const other = join(folder, "other.db")
+        const [skus, exportedOrders, exportedCsv, otherMigrated] = yield* Effect.all([
+          wms(database, ["export", "skus"]),
+          wms(database, ["export", "orders", "--format", "ndjson"]),
+          wms(database, ["export", "orders"]),
+          wms(other, ["migrate"])
+        ], { concurrency: "unbounded" })
         expectRun(skus, 0)
         assert.match(skus.stdout, /^sku_id,client_id,description,/)
         assert.include(skus.stdout, "\nC,,\"Cherry, dark\",")
-        const exportedOrders = yield* wms(database, ["export", "orders", "--format", "ndjson"])
         expectRun(exportedOrders, 0)
         const records = exportedOrders.stdout.trimEnd().split("\n").map((line) => JSON.parse(line))
         assert.deepStrictEqual(
@@ -118,15 +126,16 @@ describe("the wms command", () => {
         )
 
         // Into another database: what it exports is what the first exported.
-        const other = join(folder, "other.db")
-        expectRun(yield* wms(other, ["migrate"]), 0)
+        expectRun(otherMigrated, 0)
         writeFileSync(join(folder, "exported-skus.csv"), skus.stdout)
-        const exportedCsv = yield* wms(database, ["export", "orders"])
         writeFileSync(join(folder, "exported-orders.csv"), exportedCsv.stdout)
         expectRun(yield* wms(other, ["import", "skus", "exported-skus.csv"]), 0)
         expectRun(yield* wms(other, ["import", "orders", "exported-orders.csv"]), 0)
-        assert.strictEqual((yield* wms(other, ["export", "skus"])).stdout, skus.stdout)
-        const otherOrders = yield* wms(other, ["export", "orders", "--format", "ndjson"])
+        const [otherSkus, otherOrders] = yield* Effect.all([
+          wms(other, ["export", "skus"]),
+          wms(other, ["export", "orders", "--format", "ndjson"])
+        ], { concurrency: "unbounded" })
+        assert.strictEqual(otherSkus.stdout, skus.stdout)
         assert.deepStrictEqual(
           otherOrders.stdout.trimEnd().split("\n").map((line) => {
             const { creation_datetime: _, ...order } = JSON.parse(line)
@@ -135,11 +144,11 @@ describe("the wms command", () => {
           records.map(({ creation_datetime: _, ...order }) => order)
         )
         assert.strictEqual(readFileSync(join(folder, "exported-skus.csv"), "utf8"), skus.stdout)
-      }),
-    120_000
+      }).pipe(Effect.scoped),
+    240_000
   )
 
-  it.scoped.skipIf(!existsSync(script))(
+  it.effect.skipIf(!existsSync(script))(
     "shows a progress bar of an import when standard error is a terminal",
     () =>
       Effect.gen(function*() {
@@ -152,46 +161,49 @@ describe("the wms command", () => {
         assert.match(shown.stdout, /100% \| 2 written, 1 not written/)
         assert.match(shown.stdout, /2 of 3 rows written to main/)
         assert.deepInclude(JSON.parse(readFileSync(join(folder, "report.json"), "utf8")), { written: 2, failed: 1 })
-      }),
+      }).pipe(Effect.scoped),
     60_000
   )
 
-  it.scoped(
+  it.effect(
     "answers a wrong command with its usage (2) and an unknown kind, site or file with one line (1)",
     () =>
       Effect.gen(function*() {
         const database = yield* freshSqliteFile
         expectRun(yield* wms(database, ["migrate"]), 0)
-        const usage = yield* wms(database, ["frobnicate"])
+        // Each run only reads the database: they run side by side.
+        const [usage, empty, unnamed, kind, site, file, help] = yield* Effect.all([
+          wms(database, ["frobnicate"]),
+          wms(database, []),
+          wms(database, ["import", "skus", "skus.txt"]),
+          wms(database, ["export", "widgets"]),
+          wms(database, ["export", "skus", "--site", "nowhere"]),
+          wms(database, ["import", "skus", "missing.csv"]),
+          wms(database, ["--help"])
+        ], { concurrency: "unbounded" })
         expectRun(usage, 2)
         assert.match(usage.stderr, /^Unknown command frobnicate\n\nUsage: wms <command>/)
-        const empty = yield* wms(database, [])
         expectRun(empty, 2)
         assert.strictEqual(empty.stdout, "")
         assert.match(empty.stderr, /^Name a command\n\nUsage: wms <command>/)
-        const unnamed = yield* wms(database, ["import", "skus", "skus.txt"])
         expectRun(unnamed, 2)
         assert.match(unnamed.stderr, /^Name the format of skus\.txt: --format csv or --format ndjson/)
-        const kind = yield* wms(database, ["export", "widgets"])
         expectRun(kind, 1)
         assert.strictEqual(
           kind.stderr,
           "Unknown kind widgets: the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock\n"
         )
-        const site = yield* wms(database, ["export", "skus", "--site", "nowhere"])
         expectRun(site, 1)
         assert.match(site.stderr, /^Invalid site nowhere: no site or client has that id/)
-        const file = yield* wms(database, ["import", "skus", "missing.csv"])
         expectRun(file, 1)
         assert.match(file.stderr, /^Cannot read missing\.csv: ENOENT/)
-        const help = yield* wms(database, ["--help"])
         expectRun(help, 0)
         assert.match(help.stdout, /wms admin reset-password <email>/)
-      }),
-    60_000
+      }).pipe(Effect.scoped),
+    120_000
   )
 
-  it.scoped(
+  it.effect(
     "resets a lost password: printed once, or read from standard input; the server then logs in with it",
     () =>
       Effect.gen(function*() {
@@ -223,7 +235,7 @@ describe("the wms command", () => {
         const unknown = yield* wms(database, ["admin", "reset-password", "nobody@example.com"])
         expectRun(unknown, 1)
         assert.strictEqual(unknown.stderr, "User nobody@example.com not found\n")
-      }),
-    120_000
+      }).pipe(Effect.scoped),
+    240_000
   )
 })

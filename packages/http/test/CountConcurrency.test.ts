@@ -18,13 +18,14 @@ import { checkClaims, checkConservation, checkLedger, checkStock, checkTasks } f
 import { Effect, Fiber } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import type { ServerProcess } from "../../../testing/processes.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = 10_000
+const stormMillis = stormDuration(10_000)
 const watchMillis = 100
 const skus = ["C-1", "C-2", "C-3"]
 /** Storage in the counted zone, each holding every SKU under a tag of its own. */
@@ -511,15 +512,15 @@ const countStorm = (database: StormDatabase) =>
   })
 
 describe("cycle counts and replenishment across 3 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
-    () => Effect.flatMap(freshPgDatabase, (url) => countStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => countStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
-    () => Effect.flatMap(freshSqliteFile, (filename) => countStorm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => countStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

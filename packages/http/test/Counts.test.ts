@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { CountRepository, InventoryRepository, type Scope, type SiteId, Transactor } from "@wms/core"
 import { Deferred, Effect, Fiber, Option } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import {
   type Caller,
   callerFor,
@@ -105,7 +105,7 @@ const countFinding = (main: Caller, sku: string, loc: string, qty: number) =>
 
 const dateTime = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`cycle counts on ${label}`, (it) => {
     it.effect("a count is created, released, recorded and applied at once when no threshold is set", () =>
       Effect.gen(function*() {

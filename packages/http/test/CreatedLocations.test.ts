@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 // Every create with a record to read, its body, and the path its `Location` must name where the id is the client's.
 const creates: ReadonlyArray<{ readonly path: string; readonly body: unknown; readonly location?: string }> = [
@@ -29,7 +29,7 @@ const recordCreates: ReadonlyArray<{ readonly path: string; readonly body: unkno
   }
 ]
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`created records' locations on ${label}`, (it) => {
     it.effect("each create answers 204 with a Location that GET reads as the record just made", () =>
       Effect.gen(function*() {

@@ -21,8 +21,10 @@ import {
   type WarehouseState
 } from "@wms/core/testing"
 import { Warehouse } from "@wms/http"
-import { Clock, Effect, FastCheck, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
+import * as fc from "fast-check"
 import { onBothStores } from "../../../testing/databases.js"
+import { propertyRuns } from "../../../testing/properties.js"
 
 // The services on each store, on the real clock: expiry is judged against today.
 const stores = onBothStores((db) =>
@@ -91,7 +93,7 @@ const only = (kinds: Partial<Record<OpKind, number>>) => ({
 })
 
 // Short picks need tasks: the settings set, and a wave of the seeded orders started, before the rest.
-const shortPicking = FastCheck.tuple(
+const shortPicking = fc.tuple(
   arbOps({ minLength: 1, maxLength: 1, weights: only({ SetShortPicks: 1 }) }),
   arbOps({ minLength: 10, maxLength: 25, weights: shortPickWeights })
 ).map(([settings, ops]): ReadonlyArray<Op> => [
@@ -103,7 +105,7 @@ const shortPicking = FastCheck.tuple(
 
 // A count from creation on: released, recorded, then approved, recounted, recorded again or
 // cancelled (each may be refused, or find the count in another state).
-const countLife = FastCheck.tuple(
+const countLife = fc.tuple(
   arbOps({ minLength: 1, maxLength: 1, weights: only({ CreateCount: 1 }) }),
   arbOps({ minLength: 1, maxLength: 1, weights: only({ ReleaseCount: 1 }) }),
   arbOps({ minLength: 1, maxLength: 2, weights: only({ RecordCount: 1 }) }),
@@ -112,7 +114,7 @@ const countLife = FastCheck.tuple(
 
 /** `a` and `b` merged at random, each in its order. */
 const interleave = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>) =>
-  FastCheck.array(FastCheck.boolean(), { minLength: a.length + b.length, maxLength: a.length + b.length }).map(
+  fc.array(fc.boolean(), { minLength: a.length + b.length, maxLength: a.length + b.length }).map(
     (fromA) => {
       let i = 0
       let j = 0
@@ -123,14 +125,14 @@ const interleave = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>) =>
 // Pick faces and counts among receipts, picks, moves and status changes: wave starts and pick
 // confirms trigger replenishment too, and confirmations land in counted locations. A face or two
 // is set first, so that what follows has faces to fill, and counts run their course among the rest.
-const cycle = FastCheck.tuple(
+const cycle = fc.tuple(
   arbOps({ minLength: 1, maxLength: 2, weights: only({ SetPickFace: 1 }) }),
   arbOps({
     minLength: 8,
     maxLength: 18,
     weights: { ...cycleWeights, Ship: 0, DeleteWave: 0, StartWave: 5, ConfirmTask: 5, AddOrder: 3 }
   }),
-  FastCheck.array(countLife, { minLength: 1, maxLength: 2 })
+  fc.array(countLife, { minLength: 1, maxLength: 2 })
 ).chain(([faces, ops, counts]) => interleave(ops, counts.flat()).map((mixed) => [...faces, ...mixed]))
 const cycleWarehouse = arbWarehouse({ maxPickFaces: 2, maxSkus: 2, countThreshold: true })
 
@@ -141,7 +143,7 @@ for (const [label, services] of stores) {
         "keeps the stock rule, claims, tasks, the replay, conservation, capacity and FEFO through any sequence",
         [arbWarehouse(), arbOps({ minLength: 10, maxLength: 25 })],
         holdsThroughout("prop"),
-        { fastCheck: { numRuns: label === "sqlite" ? 40 : 15 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 40 : 15) } }
       )
 
       it.effect.prop(
@@ -151,7 +153,7 @@ for (const [label, services] of stores) {
         // keeps in, and after every operation the stock rule, claims, tasks and the replay of
         // qty, qty_allocated and qty_tasked_from.
         holdsThroughout("waves"),
-        { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
       )
 
       it.effect("plays every kind of operation through to its end", () =>
@@ -256,7 +258,7 @@ for (const [label, services] of stores) {
         // play checks over every operation what replenishment opened and what counts did,
         // besides the invariants of stock, tasks, the replay, conservation and capacity.
         holdsThroughout("faces"),
-        { fastCheck: { numRuns: label === "sqlite" ? 30 : 10 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 30 : 10) } }
       )
 
       it.effect.prop(
@@ -265,7 +267,7 @@ for (const [label, services] of stores) {
         // play checks the demand of every line after each operation, and over each short pick
         // that its claims follow FEFO and that it changed stock only by its loss.
         holdsThroughout("short"),
-        { fastCheck: { numRuns: label === "sqlite" ? 25 : 10 } }
+        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
       )
 
       it.effect("plays a short pick that re-allocates what it can and backorders the rest through to the backorder", () =>

@@ -4,7 +4,7 @@ import { assert, layer } from "@effect/vitest"
 import { Server, WarehouseApi } from "@wms/http"
 import { Cause, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import { type ClientRequest, request as httpRequest } from "node:http"
-import { onBothStores } from "../../../testing/databases.js"
+import { onApiTestStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 import * as ErrorResponses from "../src/middleware/ErrorResponses.js"
 
@@ -18,7 +18,7 @@ const captureErrors = Logger.add(Logger.make(({ cause, logLevel, message }) => {
 }))
 
 // The bundled server itself, so the hot routes' node:http front (`HotRoutes`) meets every case too.
-const servers = onBothStores((db) =>
+const servers = onApiTestStores((db) =>
   Server.layer(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)).pipe(Layer.provide(captureErrors))
 )
 

@@ -39,7 +39,7 @@ const receiveOne = (preAdviceId: string) =>
 
 for (const [label, database] of databases) {
   describe(`in-process event subscriptions on ${label}`, () => {
-    it.scopedLive(
+    it.live(
       "a subscriber gets every event committed after subscribe returns, even before the worker's first round",
       () =>
         Effect.gen(function*() {
@@ -65,7 +65,7 @@ for (const [label, database] of databases) {
             yield* Deferred.await(second).pipe(Effect.timeout("15 seconds"))
             assert.deepStrictEqual(seen, ["AFTER-1", "AFTER-2"])
           }).pipe(Effect.provide(warehouse))
-        }).pipe(Effect.orDie),
+        }).pipe(Effect.orDie).pipe(Effect.scoped),
       { timeout: 60_000 }
     )
   })

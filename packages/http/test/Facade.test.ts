@@ -31,7 +31,7 @@ const databases = [
 
 for (const [label, database] of databases) {
   describe(`the Promise facade on ${label}`, () => {
-    it.scoped("rejects with the core's error classes and the API's messages", () =>
+    it.effect("rejects with the core's error classes and the API's messages", () =>
       Effect.gen(function*() {
         const url = yield* database
         const wms = yield* Effect.promise(() => createWarehouse({ database: url, worker: false }))
@@ -82,9 +82,9 @@ for (const [label, database] of databases) {
           const hooks = (await wms.webhooks.list()).map((hook) => [hook.event_type, hook.enabled])
           assert.deepStrictEqual(hooks, [["order_shipped", false]])
         })
-      }).pipe(Effect.orDie), { timeout: 60_000 })
+      }).pipe(Effect.orDie).pipe(Effect.scoped), { timeout: 60_000 })
 
-    it.scoped(
+    it.effect(
       "acts in the scope it is given, as the system or as a user with that user's rights",
       () =>
         Effect.gen(function*() {
@@ -121,14 +121,14 @@ for (const [label, database] of databases) {
             const nobody = wms.as({ site: "hub", user: "nobody@acme.test" })
             assert.instanceOf(await rejection(nobody.orders.list()), Unauthenticated)
           })
-        }).pipe(Effect.orDie),
+        }).pipe(Effect.orDie).pipe(Effect.scoped),
       { timeout: 60_000 }
     )
   })
 }
 
 describe("the Promise facade's checks, as the API declares them", () => {
-  it.scoped(
+  it.effect(
     "checks path and query values as the server does, admin rights before the body, and resolves to new ids",
     () =>
       Effect.gen(function*() {
@@ -158,13 +158,13 @@ describe("the Promise facade's checks, as the API declares them", () => {
           assert.instanceOf(await rejection(clerk.sites.create({} as never)), Forbidden)
           assert.instanceOf(await rejection(wms.sites.create({} as never)), InvalidInput)
         })
-      }).pipe(Effect.orDie),
+      }).pipe(Effect.orDie).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 })
 
 describe("the Promise facade's warehouse cycle", () => {
-  it.scoped(
+  it.effect(
     "resolves creates to their records and a receipt with putaway to its report; rejects with the cycle's errors",
     () =>
       Effect.gen(function*() {
@@ -217,11 +217,11 @@ describe("the Promise facade's warehouse cycle", () => {
           assert.instanceOf(await rejection(wms.counts.release(count.id)), CountWrongState)
           assert.instanceOf(await rejection(wms.counts.get(999)), CountNotFound)
         })
-      }).pipe(Effect.orDie),
+      }).pipe(Effect.orDie).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 
-  it.scoped("sets pick faces and runs replenishment; rejects with their errors", () =>
+  it.effect("sets pick faces and runs replenishment; rejects with their errors", () =>
     Effect.gen(function*() {
       const file = yield* freshSqliteFile
       const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
@@ -243,7 +243,7 @@ describe("the Promise facade's warehouse cycle", () => {
         await wms.pickFaces.remove("BOLT", "PF-1")
         assert.instanceOf(await rejection(wms.pickFaces.get("BOLT", "PF-1")), PickFaceNotFound)
       })
-    }).pipe(Effect.orDie), { timeout: 60_000 })
+    }).pipe(Effect.orDie).pipe(Effect.scoped), { timeout: 60_000 })
 })
 
 describe("createWarehouse", () => {

@@ -1,18 +1,24 @@
 /**
  * Every write endpoint, taken from the API declaration itself (so an endpoint added later is fuzzed
- * too), gets thousands of generated requests on both stores: an endpoint with a body gets
- * well-formed bodies from its payload schema, the same with fields turned hostile, and arbitrary
- * JSON, then the same bodies as multipart parts (with and without a boundary), a form, XML and
- * with no content type; one without gets hostile path values and stray bodies. None may answer
- * 5xx, none answered 4xx may change a row, and no body but JSON may get past its checks. The
- * import of every kind gets files of the same bodies, as NDJSON and as CSV: never a 5xx, a report
- * whose rows add up, and nothing written when it says no row was.
+ * too), gets thousands of generated requests: an endpoint with a body gets well-formed bodies from
+ * its payload schema, the same with fields turned hostile, and arbitrary JSON, then the same bodies
+ * as multipart parts (with and without a boundary), a form, XML and with no content type; one
+ * without gets hostile path values and stray bodies. None may answer 5xx, none answered 4xx may
+ * change a row, and no body but JSON may get past its checks. The import of every kind gets files
+ * of the same bodies, as NDJSON and as CSV: never a 5xx, a report whose rows add up, and nothing
+ * written when it says no row was.
+ *
+ * On PostgreSQL, whose types refuse values SQLite keeps, the JSON bodies alone are sent to every
+ * endpoint, fewer of them: what a body in another content type or an imported file becomes is the
+ * server's, whatever its store.
  */
 import { HttpApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { WarehouseApi } from "@wms/http"
-import { Arbitrary, Effect, FastCheck as fc, Option, Schema } from "effect"
+import { Arbitrary, Effect, Option, Schema } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
 import { Api, serverOnBothStores } from "../../../testing/server.js"
 import { callerFor, checkProperty, expect204, expectStatus, unique } from "../../../testing/world.js"
 import { kinds, shapes } from "../src/features/import-export/Kinds.js"
@@ -187,6 +193,8 @@ const changedTables = (before: string, after: string) => {
 }
 
 for (const [label, server] of serverOnBothStores) {
+  // The requests per endpoint with a body, without one, and per content type other than JSON.
+  const sizes = label === "sqlite" ? { body: 60, none: 20, contentType: 3 } : { body: 20, none: 10, contentType: 0 }
   layer(server, { timeout: 540_000 })(`fuzzed writes on ${label}`, (it) => {
     it.effect(
       `${writeEndpoints.length} write endpoints: never 5xx, and a 4xx writes nothing`,
@@ -272,9 +280,9 @@ for (const [label, server] of serverOnBothStores) {
               fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
               ([path, body]) =>
                 Effect.asVoid(send(endpoint, path, body === undefined ? undefined : JSON.stringify(body))),
-              Option.isSome(endpoint.payload) ? 60 : 20
+              Option.isSome(endpoint.payload) ? sizes.body : sizes.none
             )
-            if (Option.isNone(endpoint.payload)) continue
+            if (Option.isNone(endpoint.payload) || sizes.contentType === 0) continue
             for (const { contentType, write } of contentTypes) {
               yield* checkProperty(
                 fc.tuple(paths(endpoint.path), bodies(endpoint.payload)),
@@ -286,16 +294,21 @@ for (const [label, server] of serverOnBothStores) {
                       assert.strictEqual(response.status, 400, `${endpoint.method} ${path} as ${contentType}`)
                     }
                   }),
-                3
+                sizes.contentType
               )
             }
           }
-          assert.isAtLeast(requests, 2500)
+          // Every property ran its requests: the arbitraries derived from the schemas generate.
+          const withBody = writeEndpoints.filter((endpoint) => Option.isSome(endpoint.payload)).length
+          const perBody = propertyRuns(sizes.body) +
+            (sizes.contentType === 0 ? 0 : contentTypes.length * propertyRuns(sizes.contentType))
+          const planned = withBody * perBody + (writeEndpoints.length - withBody) * propertyRuns(sizes.none)
+          assert.isAtLeast(requests, planned * 0.9)
         }),
       480_000
     )
 
-    it.effect(
+    it.effect.skipIf(label !== "sqlite")(
       `imports of the ${kinds.length} kinds: never 5xx, a report that adds up, nothing written when no row is`,
       () =>
         Effect.gen(function*() {

@@ -97,7 +97,7 @@ const typeErrors = (directory: string) => {
   )
 }
 
-it.scopedLive("a client generated from /openapi.json type-checks and calls the server", () =>
+it.live("a client generated from /openapi.json type-checks and calls the server", () =>
   Effect.gen(function*() {
     const server = yield* startServer(`sqlite:${yield* freshSqliteFile}`)
     const document = yield* Effect.promise(() =>
@@ -131,4 +131,4 @@ it.scopedLive("a client generated from /openapi.json type-checks and calls the s
       total: "3",
       missing: [404, { message: "Order with OrderID GEN-SO-0 not found" }]
     })
-  }), { timeout: 60_000 })
+  }).pipe(Effect.scoped), { timeout: 60_000 })

@@ -367,15 +367,15 @@ const acrossProcesses = (databaseUrl: string) =>
   })
 
 describe("Idempotency-Key across two server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: a key's concurrent and retried requests run once",
-    () => Effect.flatMap(freshPgDatabase, acrossProcesses),
+    () => Effect.flatMap(freshPgDatabase, acrossProcesses).pipe(Effect.scoped),
     { timeout: 120_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: a key's concurrent and retried requests run once",
-    () => Effect.flatMap(freshSqliteFile, (filename) => acrossProcesses(`sqlite:${filename}`)),
+    () => Effect.flatMap(freshSqliteFile, (filename) => acrossProcesses(`sqlite:${filename}`)).pipe(Effect.scoped),
     { timeout: 120_000 }
   )
 })

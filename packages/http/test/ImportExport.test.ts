@@ -1,12 +1,12 @@
 /**
- * Bulk import and export on the real server, on both stores: CSV and NDJSON of every kind, a report
+ * Bulk import and export on the real server: CSV and NDJSON of every kind, a report
  * that names each refused row's line, field and the single-record endpoint's message, exactly the
  * valid rows written, each row whole or not at all, and a file larger than the 1 MiB body limit.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores, type TestResponse } from "../../../testing/server.js"
 import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 import { createNodeServer } from "../src/middleware/BodyLimit.js"
 
@@ -45,7 +45,7 @@ const expectReport = (response: TestResponse, report: unknown) =>
 const csv = (...lines: ReadonlyArray<string>) => `${lines.join("\n")}\n`
 const ndjson = (...records: ReadonlyArray<unknown>) => records.map((record) => JSON.stringify(record)).join("\n")
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`import and export on ${label}`, (it) => {
     it.effect("a CSV of SKUs writes exactly its valid rows; each refused row has the message POST /skus gives", () =>
       Effect.gen(function*() {

@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { insertSku } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import { callerFor, checkProperty, unique } from "../../../testing/world.js"
 
 const dateTime = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
@@ -25,7 +26,7 @@ interface ModelContent {
   qty: number
 }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`inventory on ${label}`, (it) => {
     it.effect("a positive adjustment creates a content, a ledger entry and an overview record", () =>
       Effect.gen(function*() {

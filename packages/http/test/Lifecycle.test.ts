@@ -56,7 +56,7 @@ const expectClosed = (server: ServerProcess) =>
   })
 
 describe("stopping the server", () => {
-  it.scopedLive(
+  it.live(
     "npm start stops on SIGTERM: npm, its shell and the server exit and the port closes",
     () =>
       Effect.gen(function*() {
@@ -70,21 +70,21 @@ describe("stopping the server", () => {
         yield* stopWith(server, "SIGTERM")
         yield* expectClosed(server)
         expectStoppedOn(server.output(), "SIGTERM")
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 180_000 }
   )
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it.scopedLive(`the bundle logs the ${signal} and exits with 0`, () =>
+    it.live(`the bundle logs the ${signal} and exits with 0`, () =>
       Effect.gen(function*() {
         const server = yield* startProcess({ env: yield* sqliteEnv })
         assert.strictEqual(yield* stopWith(server, signal), 0, server.output())
         yield* expectClosed(server)
         expectStoppedOn(server.output(), signal)
-      }), { timeout: 60_000 })
+      }).pipe(Effect.scoped), { timeout: 60_000 })
   }
 
-  it.scopedLive(
+  it.live(
     "a server that cannot start logs its fatal error in one line and exits with 1",
     () =>
       Effect.gen(function*() {
@@ -112,7 +112,7 @@ describe("stopping the server", () => {
           output
         )
         assert.include(lines[0].cause, "EADDRINUSE")
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 })

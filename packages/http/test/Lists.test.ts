@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 /** The windows a counted list is read in: a page, a later page, none, one past the end. */
 const windows = [
@@ -32,7 +32,7 @@ const lists = [
   "/webhooks"
 ]
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`list windows on ${label}`, (it) => {
     it.effect("every list takes limit and offset, and refuses a limit that is not a whole number", () =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { expect204, expectError, expectStatus, makeTenants } from "../../../testing/world.js"
 
 /** A location record as POST answers it with only `loc_id` and `loc_type` given. */
@@ -34,7 +34,7 @@ const setStatus = (siteId: string, locId: string, status: string) =>
     yield* sql`UPDATE locations SET status = ${status} WHERE site_id = ${siteId} AND loc_id = ${locId}`
   }).pipe(Effect.orDie)
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`locations on ${label}`, (it) => {
     it.effect("POST answers 201 with the record and its Location, which GET reads; the list filters", () =>
       Effect.gen(function*() {

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import { type Caller, callerFor, checkProperty, expect204, makeTenants, unique } from "../../../testing/world.js"
 
 type Kind = "customers" | "suppliers" | "carriers" | "skugroups" | "skus"
@@ -92,7 +93,7 @@ const skuFields = [
   "client_id"
 ]
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`master data properties on ${label}`, (it) => {
     it.effect("no scope sees, reads, changes or deletes another scope's records", () =>
       checkProperty(worldArbitrary, ({ records, sites }) =>

@@ -12,13 +12,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = 8_000
+const stormMillis = stormDuration(8_000)
 const skus = ["M-1", "M-2", "M-3"]
 const fullPallet = 6
 /** Storage locations, each room for two tags: putaways and moves fight for them. */
@@ -305,15 +306,16 @@ const movementStorm = (database: StormDatabase) =>
   })
 
 describe("movement tasks across 3 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
-    () => Effect.flatMap(freshPgDatabase, (url) => movementStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => movementStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
-    () => Effect.flatMap(freshSqliteFile, (filename) => movementStorm({ kind: "sqlite", filename })),
+    () =>
+      Effect.flatMap(freshSqliteFile, (filename) => movementStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import { type Caller, expect204, expectError, expectStatus, makeTenants } from "../../../testing/world.js"
 
 interface Content {
@@ -56,7 +56,7 @@ const withStock = Effect.gen(function*() {
 
 const dateTime = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`movement tasks on ${label}`, (it) => {
     it.effect("a Move task reserves its stock, and its confirm carries it to a content at the destination", () =>
       Effect.gen(function*() {

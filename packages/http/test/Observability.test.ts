@@ -15,7 +15,7 @@ const get = (url: string, headers: Record<string, string> = {}) =>
   })
 
 describe("logs and metrics of the bundled server", () => {
-  it.scopedLive(
+  it.live(
     "every log line is JSON; each request gets an access line and an x-request-id; /metrics counts it",
     () =>
       Effect.gen(function*() {
@@ -51,11 +51,11 @@ describe("logs and metrics of the bundled server", () => {
           }
         )
         assert.isTrue(access.some((line) => line.request_id === replaced.requestId && line.route === "/orders/:id"))
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "with OTEL_EXPORTER_OTLP_ENDPOINT, requests and their SQL statements are exported as OTLP spans",
     () =>
       Effect.gen(function*() {
@@ -91,11 +91,11 @@ describe("logs and metrics of the bundled server", () => {
         assert.include(traces, `"wms-test"`)
         assert.include(traces, "http.server GET")
         assert.include(traces, "SELECT 1")
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "WMS_METRICS_TOKEN: /metrics answers only Authorization: Bearer <that token>, others 401",
     () =>
       Effect.gen(function*() {
@@ -120,11 +120,11 @@ describe("logs and metrics of the bundled server", () => {
         assert.strictEqual(scraped.status, 200)
         assert.include(scraped.text, `http_requests_total{method="GET",route="/metrics",status="401"} 6`)
         assert.strictEqual((yield* get(`${server.url}/health`)).status, 200)
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "WMS_ACCESS_LOG=false and WMS_METRICS=false switch the access lines and /metrics off",
     () =>
       Effect.gen(function*() {
@@ -135,7 +135,7 @@ describe("logs and metrics of the bundled server", () => {
         assert.strictEqual((yield* get(`${server.url}/metrics`)).status, 404)
         yield* Effect.sleep("100 millis")
         assert.notInclude(server.output(), `"message":"request"`)
-      }),
+      }).pipe(Effect.scoped),
     { timeout: 60_000 }
   )
 })

@@ -1,6 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
 import { Api } from "../../../testing/server.js"
 import { unique } from "../../../testing/world.js"
 import { OrdersWorld, serverWithWorld, type World } from "./OrdersWorld.js"
@@ -394,7 +396,7 @@ for (const [label, server] of serverWithWorld) {
                   )
                 assert.deepStrictEqual(listed, expected)
               }))),
-            { numRuns: 20 }
+            { numRuns: propertyRuns(20) }
           )
         )
       }))
@@ -487,7 +489,7 @@ for (const [label, server] of serverWithWorld) {
                   }
                 }
               }))),
-            { numRuns: 20 }
+            { numRuns: propertyRuns(20) }
           )
         )
       }))
@@ -528,7 +530,7 @@ for (const [label, server] of serverWithWorld) {
                   assert.deepStrictEqual(yield* snapshot, before, summary)
                 }
               }))),
-            { numRuns: 100 }
+            { numRuns: propertyRuns(100) }
           )
         )
       }))

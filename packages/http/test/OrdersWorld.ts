@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { insertCarrier, insertCustomer, insertSku } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import { callerFor, expect204, makeTenants, unique } from "../../../testing/world.js"
 
 const password = "orders-password"
@@ -55,6 +55,6 @@ export type World = Effect.Effect.Success<typeof makeWorld>
 export class OrdersWorld extends Context.Tag("test/OrdersWorld")<OrdersWorld, World>() {}
 
 /** The server (with its `SqlClient`) and a world on each store. */
-export const serverWithWorld = serverOnBothStores.map(([label, server]) =>
+export const serverWithWorld = serverOnApiTestStores.map(([label, server]) =>
   [label, Layer.effect(OrdersWorld, makeWorld).pipe(Layer.provideMerge(server))] as const
 )

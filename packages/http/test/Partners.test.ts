@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertOrder, insertPreAdvice } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import { expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const kinds = [
@@ -35,7 +35,7 @@ const full = {
 
 const empty = { attention: null, address: null, zipcode: null, town: null, country: null, phone: null, website: null }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`customers and suppliers on ${label}`, (it) => {
     for (const kind of kinds) {
       const { path, title } = kind

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { type Caller, expect204, expectError, expectStatus, makeTenants } from "../../../testing/world.js"
 
 interface Task {
@@ -73,7 +73,7 @@ const snapshot = Effect.gen(function*() {
   ])
 }).pipe(Effect.orDie)
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`pick faces on ${label}`, (it) => {
     it.effect("PUT upserts a setting (204), GET shows it with the face's stock, the list filters, DELETE removes it", () =>
       Effect.gen(function*() {

@@ -1,9 +1,11 @@
 import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect } from "effect"
+import * as fc from "fast-check"
 import { insertSku } from "../../../testing/fixtures.js"
+import { propertyRuns } from "../../../testing/properties.js"
 import type { Api } from "../../../testing/server.js"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { addStock, contentRows, ledgerRows, session, startedWave } from "./PickingWorld.js"
 
@@ -48,7 +50,7 @@ interface Claim {
   readonly claimset: number
 }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`picking properties on ${label}`, (it) => {
     it.effect("any wave and any full and short confirmations keep stock, ledger, lines and statuses right", () =>
       Effect.gen(function*() {
@@ -165,7 +167,7 @@ for (const [label, server] of serverOnBothStores) {
                 }
                 yield* checkStatuses
               }))),
-            { numRuns: 10 }
+            { numRuns: propertyRuns(10) }
           )
         )
       }))

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores, type TestResponse } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { addStock, contentRows, ledgerRows, session, startedWave } from "./PickingWorld.js"
 
@@ -19,7 +19,7 @@ interface Task {
   readonly claimset: number
 }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`picking on ${label}`, (it) => {
     it.effect("lists, confirms and short-picks tasks, moves the statuses on, and ships the order", () =>
       Effect.gen(function*() {

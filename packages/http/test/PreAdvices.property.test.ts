@@ -1,6 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { unique } from "../../../testing/world.js"
 import { setup, storeSnapshot } from "./PreAdviceSetup.js"
 
@@ -238,7 +240,7 @@ const fuzzedRequest = fc.oneof(
   })
 )
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000, excludeTestServices: true })(`pre-advice properties on ${label}`, (it) => {
     it.effect.prop(
       "any sequence of writes keeps line numbers unique and every pre-advice readable exactly as written",
@@ -270,7 +272,7 @@ for (const [label, server] of serverOnBothStores) {
           )
           assert.sameMembers(listed, [...model.keys()].map((k) => `${prefix}-${k}`))
         }),
-      { timeout: 120_000, fastCheck: { numRuns: 15 } }
+      { timeout: 120_000, fastCheck: { numRuns: propertyRuns(15) } }
     )
 
     it.effect.prop(
@@ -307,7 +309,7 @@ for (const [label, server] of serverOnBothStores) {
             }
           }
         }),
-      { timeout: 120_000, fastCheck: { numRuns: 8 } }
+      { timeout: 120_000, fastCheck: { numRuns: propertyRuns(8) } }
     )
 
     // Built once per store: the fuzzed bodies refer to its records through placeholders.
@@ -352,7 +354,7 @@ for (const [label, server] of serverOnBothStores) {
             assert.deepStrictEqual(Object.keys(response.body), ["message"])
           }
         }),
-      { timeout: 120_000, fastCheck: { numRuns: 250 } }
+      { timeout: 120_000, fastCheck: { numRuns: propertyRuns(250) } }
     )
   })
 }

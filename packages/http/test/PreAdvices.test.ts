@@ -4,7 +4,7 @@ import { Server } from "@wms/http"
 import { Effect, Layer } from "effect"
 import { freshSqliteFile } from "../../../testing/databases.js"
 import { setPreAdviceStatus } from "../../../testing/fixtures.js"
-import { Api, apiLayer, serverOnBothStores, testConfig } from "../../../testing/server.js"
+import { Api, apiLayer, serverOnApiTestStores, testConfig } from "../../../testing/server.js"
 import { unique } from "../../../testing/world.js"
 import { setup, storeSnapshot } from "./PreAdviceSetup.js"
 
@@ -18,7 +18,7 @@ const instantOf = (text: string) => {
   return Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second))
 }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000, excludeTestServices: true })(`pre-advices on ${label}`, (it) => {
     it.effect("POST /preadvices creates an Open pre-advice; the list item and the record have their own shapes", () =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 import {
   type Caller,
   callerFor,
@@ -61,7 +61,7 @@ const snapshot = Effect.gen(function*() {
   ])
 }).pipe(Effect.orDie)
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`putaway on ${label}`, (it) => {
     it.effect("receive with putaway answers 200 with its tasks: full pallets first, the preferred location's zone first", () =>
       Effect.gen(function*() {

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 interface Content {
   readonly content_id: number
@@ -16,7 +16,7 @@ interface Content {
 
 const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`receiving on ${label}`, (it) => {
     const setUp = (preAdviceId: string, lines: ReadonlyArray<{ sku_id: string; qty: number }>) =>
       Effect.gen(function*() {

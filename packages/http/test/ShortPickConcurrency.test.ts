@@ -12,6 +12,7 @@ import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
 import type { ServerProcess } from "../../../testing/processes.js"
+import { stormDuration } from "../../../testing/properties.js"
 import {
   assertStormHeld,
   failuresLogged,
@@ -25,7 +26,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = 8_000
+const stormMillis = stormDuration(8_000)
 const skus = ["SP-1", "SP-2"]
 const floors = ["F-1", "F-2", "F-3", "F-4"]
 
@@ -324,15 +325,16 @@ const keyedShortPicks = (url: string) =>
   })
 
 describe("short picks across 3 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
-    () => Effect.flatMap(freshPgDatabase, (url) => shortPickStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => shortPickStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: re-allocating short picks, wave starts and shipments with backorders never allocate a unit twice nor lose demand",
-    () => Effect.flatMap(freshSqliteFile, (filename) => shortPickStorm({ kind: "sqlite", filename })),
+    () =>
+      Effect.flatMap(freshSqliteFile, (filename) => shortPickStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

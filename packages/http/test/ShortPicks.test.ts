@@ -1,12 +1,12 @@
 /**
  * Short picks with the site settings of the warehouse cycle: re-allocation of the shortfall,
- * backorders, and the control count, through the real server on both stores.
+ * backorders, and the control count, through the real server.
  */
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertSku } from "../../../testing/fixtures.js"
-import { serverOnBothStores, type TestResponse } from "../../../testing/server.js"
+import { serverOnApiTestStores, type TestResponse } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { addStock, contentRows, ledgerRows, type Request, session, startedWave } from "./PickingWorld.js"
 
@@ -52,7 +52,7 @@ const eventsOf = (type: string) =>
     return rows.map((row) => JSON.parse(row.data))
   }).pipe(Effect.orDie)
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`short picks on ${label}`, (it) => {
     it.effect("re-allocation claims the shortfall from the next stock by FEFO, in the task's wave and claimset", () =>
       Effect.gen(function*() {

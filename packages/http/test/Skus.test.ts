@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { type Caller, expect204, expectError, makeTenants } from "../../../testing/world.js"
 
 const detailKeys = [
@@ -72,7 +72,7 @@ const newGroup = (caller: Caller, body: Record<string, unknown>) =>
     return list.body[list.body.length - 1].sku_group_id as string
   })
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`SKUs, SKU groups and pick methods on ${label}`, (it) => {
     it.effect("GET /pickmethods lists Per qty and Per each", () =>
       Effect.gen(function*() {

@@ -36,7 +36,7 @@ const loginAsAdmin = (running: ServerProcess, password: string) =>
   })
 
 describe("the bundled server", () => {
-  it.scopedLive(
+  it.live(
     "without configuration it creates ./data/wms.db and prints a generated admin password once",
     () =>
       Effect.gen(function*() {
@@ -50,11 +50,11 @@ describe("the bundled server", () => {
         assert.deepStrictEqual([sites.status, sites.body], [403, { message: "Missing header site" }])
         const wrong = yield* call(running, "POST", "/login", { body: { email: "admin@example.com", password: "x" } })
         assert.strictEqual(wrong.status, 401)
-      }),
+      }).pipe(Effect.scoped),
     120_000
   )
 
-  it.scopedLive(
+  it.live(
     "after a restart on the same file, tokens stay valid and no new password is printed",
     () =>
       Effect.gen(function*() {
@@ -75,11 +75,11 @@ describe("the bundled server", () => {
         assert.isString(yield* loginAsAdmin(second, password))
         const forged = yield* call(second, "GET", "/verifytoken", { token: `${token.slice(0, -2)}xx` })
         assert.strictEqual(forged.status, 401)
-      }),
+      }).pipe(Effect.scoped),
     120_000
   )
 
-  it.scopedLive(
+  it.live(
     "with only WMS_DATABASE_URL set to a new PostgreSQL database it starts and lets the admin in",
     () =>
       Effect.gen(function*() {
@@ -90,7 +90,7 @@ describe("the bundled server", () => {
         const token = yield* loginAsAdmin(running, generatedPassword(running.output()))
         const verified = yield* call(running, "GET", "/verifytoken", { token })
         assert.strictEqual(verified.status, 200)
-      }),
+      }).pipe(Effect.scoped),
     120_000
   )
 })

@@ -6,7 +6,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { adminEmail, adminPassword, Api, serverOnBothStores, type TestResponse } from "../../../testing/server.js"
+import { adminEmail, adminPassword, Api, serverOnApiTestStores, type TestResponse } from "../../../testing/server.js"
 import { callerFor, expect204, lastId, unique } from "../../../testing/world.js"
 
 const strict = { prefer: "handling=strict" }
@@ -18,7 +18,7 @@ const expectStrict204 = (response: TestResponse, what: string) => {
   assert.deepStrictEqual([response.status, response.body, applied(response)], [204, undefined, "handling=strict"], what)
 }
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`fields a body does not know, on ${label}`, (it) => {
     /** Requests as the admin on site main, strict or not. */
     const admin = Effect.gen(function*() {

@@ -4,11 +4,11 @@ import { assert, layer } from "@effect/vitest"
 import { Server } from "@wms/http"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
-import { onBothStores } from "../../../testing/databases.js"
+import { onApiTestStores } from "../../../testing/databases.js"
 import { adminEmail, adminPassword, testConfig } from "../../../testing/server.js"
 
 // One Node server per store, built once: the `HttpServer` it exposes is the one that serves.
-const servers = onBothStores((db) =>
+const servers = onApiTestStores((db) =>
   Server.app(testConfig(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url)).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
   )

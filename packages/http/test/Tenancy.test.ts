@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 const unique = (prefix: string) => `${prefix}-${globalThis.crypto.randomUUID().slice(0, 8)}`
 
@@ -50,7 +50,7 @@ const fixture = Effect.gen(function*() {
   }
 })
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`tenancy over HTTP on ${label}`, (it) => {
     it.effect("a missing site header gets 403 Missing header site; an unknown one 403 Invalid site", () =>
       Effect.gen(function*() {

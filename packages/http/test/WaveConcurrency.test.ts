@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { freshPgDatabase, freshSqliteFile } from "../../../testing/databases.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
@@ -15,7 +16,7 @@ const processes = 4
 const skus = ["K-1", "K-2", "K-3", "K-4"]
 const dateGroups = 6
 const ordersPerGroup = 8
-const stormMillis = 8_000
+const stormMillis = stormDuration(8_000)
 const actionsPerClient = 40
 const clientsPerProcess = 3
 
@@ -338,15 +339,15 @@ const waveStorm = (database: StormDatabase) =>
   })
 
 describe("waves across 4 server processes on one database", () => {
-  it.scopedLive(
+  it.live(
     "PostgreSQL: overlapping starts and deletes never allocate a unit twice",
-    () => Effect.flatMap(freshPgDatabase, (url) => waveStorm({ kind: "pg", url })),
+    () => Effect.flatMap(freshPgDatabase, (url) => waveStorm({ kind: "pg", url })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 
-  it.scopedLive(
+  it.live(
     "SQLite: overlapping starts and deletes never allocate a unit twice",
-    () => Effect.flatMap(freshSqliteFile, (filename) => waveStorm({ kind: "sqlite", filename })),
+    () => Effect.flatMap(freshSqliteFile, (filename) => waveStorm({ kind: "sqlite", filename })).pipe(Effect.scoped),
     { timeout: 150_000 }
   )
 })

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { calendarDateOfDutchDate, criteria, criteriumDescription, pickTypeDescription, pickTypes } from "@wms/core"
-import { Effect, FastCheck as fc } from "effect"
-import { serverOnBothStores } from "../../../testing/server.js"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import { serverOnApiTestStores } from "../../../testing/server.js"
 import { type Caller, checkProperty, expect204, expectError, lastId, makeTenants } from "../../../testing/world.js"
 
 const criteriumTexts = [
@@ -113,7 +114,7 @@ const junkBody = fc.oneof(
 const idsOf = (caller: Caller) =>
   Effect.map(caller.get("/wave-definitions"), (response) => response.body.map((d: { id: number }) => d.id))
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000 })(`wave definitions on ${label}`, (it) => {
     it.effect("POST /wave-definitions creates a definition of the site; the list and GET /:id show it", () =>
       Effect.gen(function*() {

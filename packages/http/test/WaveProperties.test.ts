@@ -1,5 +1,5 @@
 /**
- * Wave allocation by properties, through the API on both stores: for a generated warehouse (SKUs,
+ * Wave allocation by properties, through the API: for a generated warehouse (SKUs,
  * contents with and without expiry, expired ones too, orders with lines, 1–3 overlapping waves),
  * creating and starting the waves never allocates more than is available nor expired stock, keeps
  * FEFO, never gives a line more than it asks, writes one claim, one task and one Allocate
@@ -7,8 +7,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
-import { Effect, FastCheck as fc } from "effect"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 const expired = "2001-01-01"
 const orderDates = ["2030-05-01", "2030-05-02"]
@@ -128,7 +130,7 @@ const total = <A>(rows: ReadonlyArray<A>, key: (row: A) => string | number, qty:
 /** A multiset of tuples as sorted text, to compare one-to-one correspondences. */
 const bag = (items: ReadonlyArray<ReadonlyArray<unknown>>) => items.map((item) => JSON.stringify(item)).sort()
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 120_000, excludeTestServices: true })(`wave properties on ${label}`, (it) => {
     it.effect.prop(
       "create and start: within available, unexpired, FEFO, lines not over-served, claims = tasks = Allocate; delete restores",
@@ -326,7 +328,7 @@ for (const [label, server] of serverOnBothStores) {
           const orders = (yield* request("GET", "/orders?lines=false")).body
           assert.isTrue(orders.every((o: { order_status: { id: number } }) => o.order_status.id === 14))
         }),
-      { timeout: 120_000, fastCheck: { numRuns: 10 } }
+      { timeout: 120_000, fastCheck: { numRuns: propertyRuns(10) } }
     )
   })
 }

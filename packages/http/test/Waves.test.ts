@@ -2,11 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { insertCarrier, insertCustomer, insertSku } from "../../../testing/fixtures.js"
-import { Api, serverOnBothStores } from "../../../testing/server.js"
+import { Api, serverOnApiTestStores } from "../../../testing/server.js"
 
 const site = "main"
 
-for (const [label, server] of serverOnBothStores) {
+for (const [label, server] of serverOnApiTestStores) {
   layer(server, { timeout: 60_000 })(`waves on ${label}`, (it) => {
     const request = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
       Effect.gen(function*() {

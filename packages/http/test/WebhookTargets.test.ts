@@ -5,7 +5,7 @@ import { WebhookWorker } from "@wms/http"
 import { Effect, Layer } from "effect"
 import type { LookupAddress } from "node:dns"
 import { createServer } from "node:http"
-import { freshSqliteFile, onBothStores } from "../../../testing/databases.js"
+import { freshSqliteFile, onApiTestStores } from "../../../testing/databases.js"
 import { Api, testServer } from "../../../testing/server.js"
 import { eventually, newSite, raiseReceived, receiver } from "./WebhooksReceiver.js"
 
@@ -110,7 +110,7 @@ const refusedUrls: ReadonlyArray<readonly [string, string]> = [
 ]
 
 for (
-  const [label, server] of onBothStores((db) =>
+  const [label, server] of onApiTestStores((db) =>
     testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url).pipe(Layer.provide(fast))
   )
 ) {
@@ -131,7 +131,7 @@ for (
         assert.deepStrictEqual((yield* api.request("GET", "/webhooks", { token, site })).body, before)
       }))
 
-    it.scoped("a name that resolves to loopback is refused at every delivery attempt, and nothing is sent", () =>
+    it.effect("a name that resolves to loopback is refused at every delivery attempt, and nothing is sent", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         const hook = yield* receiver(() => 200)
@@ -145,9 +145,9 @@ for (
           "Refused: receiver.test resolves to 127.0.0.1, a loopback address"
         ])
         assert.deepStrictEqual(hook.received(), [])
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("a URL stored before the rule is checked again at delivery", () =>
+    it.effect("a URL stored before the rule is checked again at delivery", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         const sql = yield* SqlClient.SqlClient
@@ -163,7 +163,7 @@ for (
           `Refused: ${hook.url} targets a loopback address, not a public one`
         ])
         assert.deepStrictEqual(hook.received(), [])
-      }))
+      }).pipe(Effect.scoped))
   })
 }
 
@@ -176,7 +176,7 @@ layer(
   ),
   { timeout: 60_000, excludeTestServices: true }
 )("webhook targets with private targets allowed", (it) => {
-  it.scoped("a delivery connects to the address its checked lookup gave", () =>
+  it.effect("a delivery connects to the address its checked lookup gave", () =>
     Effect.gen(function*() {
       const { api, create, deliveries, site, token } = yield* setUp
       const hook = yield* receiver(() => 200)
@@ -186,9 +186,9 @@ layer(
       const log = yield* waitFor(deliveries(id), (l) => l[0]?.status === "delivered")
       assert.strictEqual(log[0].attempts, 1)
       assert.strictEqual(hook.received()[0].headers.host, new URL(url).host)
-    }))
+    }).pipe(Effect.scoped))
 
-  it.scoped("a redirect is not followed: a 3xx is a failed attempt, retried", () =>
+  it.effect("a redirect is not followed: a 3xx is a failed attempt, retried", () =>
     Effect.gen(function*() {
       const { api, create, deliveries, site, token } = yield* setUp
       const target = yield* receiver(() => 200)
@@ -199,7 +199,7 @@ layer(
       assert.deepStrictEqual([log[0].status, log[0].last_status_code, log[0].last_error], ["pending", 307, "HTTP 307"])
       yield* eventually(() => redirecting.requests() >= 2, () => "no retry")
       assert.deepStrictEqual(target.received(), [])
-    }))
+    }).pipe(Effect.scoped))
 
   it.effect("cloud metadata stays refused", () =>
     Effect.gen(function*() {

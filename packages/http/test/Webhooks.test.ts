@@ -165,7 +165,7 @@ for (const [label, server] of servers) {
         assert.strictEqual(fromB.status, 404)
       }))
 
-    it.scoped("a delivery posts the event with the documented headers and a valid signature", () =>
+    it.effect("a delivery posts the event with the documented headers and a valid signature", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         const hook = yield* receiver(() => 200)
@@ -215,9 +215,9 @@ for (const [label, server] of servers) {
         const deleted = yield* api.request("DELETE", `/webhooks/${id}`, { token, site })
         assert.strictEqual(deleted.status, 204, "a webhook with a delivery log is deleted with it")
         assert.strictEqual((yield* api.request("GET", `/webhooks/${id}/deliveries`, { token, site })).status, 404)
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("order_shipped carries the order as GET /orders/:id shows it, and only that type is sent", () =>
+    it.effect("order_shipped carries the order as GET /orders/:id shows it, and only that type is sent", () =>
       Effect.gen(function*() {
         const { api, create, site, token } = yield* setUp
         const hook = yield* receiver(() => 200)
@@ -246,9 +246,9 @@ for (const [label, server] of servers) {
         assert.strictEqual(order.order_status.id, 19)
         yield* Effect.sleep("300 millis")
         assert.strictEqual(hook.received().length, 1)
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("a 500 and a timeout are retried with the same webhook-id until a 2xx", () =>
+    it.effect("a 500 and a timeout are retried with the same webhook-id until a 2xx", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         const hook = yield* receiver(({ attempt }) => (attempt === 1 ? 500 : attempt === 2 ? "timeout" : 204))
@@ -265,9 +265,9 @@ for (const [label, server] of servers) {
         const log = yield* waitFor(deliveries(id), (l) => l[0]?.status === "delivered")
         assert.deepStrictEqual([log[0].attempts, log[0].last_status_code, log[0].last_error], [3, 204, null])
         assert.strictEqual(hook.received().length, 3)
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("the deliveries log shows a pending retry with its status, error and next attempt", () =>
+    it.effect("the deliveries log shows a pending retry with its status, error and next attempt", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         const hook = yield* receiver(() => 503)
@@ -278,9 +278,9 @@ for (const [label, server] of servers) {
         assert.strictEqual(log[0].last_error, "HTTP 503")
         assert.match(log[0].next_attempt_at, dateTime)
         assert.isNull(log[0].delivered_at)
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("events of one webhook arrive in order, each after the one before was delivered", () =>
+    it.effect("events of one webhook arrive in order, each after the one before was delivered", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         // Every event fails on its first attempt and every other one also on its second.
@@ -298,9 +298,9 @@ for (const [label, server] of servers) {
         const eventIds = [...logIds].reverse()
         assert.deepStrictEqual(deliveredOrder(hook.received()), eventIds)
         assert.deepStrictEqual(outOfOrder(hook.received(), eventIds), [])
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("a delivery that keeps failing is marked failed, and the next event goes", () =>
+    it.effect("a delivery that keeps failing is marked failed, and the next event goes", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         let failing: number | undefined
@@ -318,9 +318,9 @@ for (const [label, server] of servers) {
         const attempts = hook.received().filter((r) => r.eventId === failing)
         assert.strictEqual(attempts.length, log[1].attempts)
         assert.deepStrictEqual(outOfOrder(hook.received().filter((r) => r.eventId !== failing), [log[0].event_id]), [])
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("a disabled webhook gets nothing, and the events raised meanwhile are skipped", () =>
+    it.effect("a disabled webhook gets nothing, and the events raised meanwhile are skipped", () =>
       Effect.gen(function*() {
         const { api, create, deliveries, site, token } = yield* setUp
         const hook = yield* receiver(() => 200)
@@ -340,9 +340,9 @@ for (const [label, server] of servers) {
         yield* Effect.sleep("300 millis")
         assert.strictEqual(hook.received().length, 1)
         assert.strictEqual((yield* deliveries(id)).length, 1)
-      }))
+      }).pipe(Effect.scoped))
 
-    it.scoped("a client's webhook receives that client's events only; the site's receives all", () =>
+    it.effect("a client's webhook receives that client's events only; the site's receives all", () =>
       Effect.gen(function*() {
         const { api, token } = yield* setUp
         const site = `${yield* newSite(api, token)}f`
@@ -363,10 +363,10 @@ for (const [label, server] of servers) {
         yield* Effect.sleep("300 millis")
         assert.deepStrictEqual(ofA.received().map((r) => JSON.parse(r.body).client_id), [`${site}-a`])
         assert.deepStrictEqual(ofSite.received().map((r) => JSON.parse(r.body).client_id), [`${site}-b`, `${site}-a`])
-      }))
+      }).pipe(Effect.scoped))
 
     if (label === "postgres") {
-      it.scoped("an event committed late is still sent before the events with higher ids", () =>
+      it.effect("an event committed late is still sent before the events with higher ids", () =>
         Effect.gen(function*() {
           const { api, create, site, token } = yield* setUp
           const sql = yield* SqlClient.SqlClient
@@ -396,10 +396,10 @@ for (const [label, server] of servers) {
           const sent = hook.received().map((r) => r.eventId)
           assert.strictEqual(sent[0], held)
           assert.isAbove(sent[1], held)
-        }))
+        }).pipe(Effect.scoped))
     }
 
-    it.scoped("in-process subscribers get the events after commit, by type or all", () =>
+    it.effect("in-process subscribers get the events after commit, by type or all", () =>
       Effect.gen(function*() {
         const { api, site, token } = yield* setUp
         const subscriptions = yield* EventSubscriptions
@@ -426,7 +426,7 @@ for (const [label, server] of servers) {
         assert.match(event.created_at, dateTime)
         yield* eventually(() => all.length === 1, () => `${all.length} events`)
         assert.deepStrictEqual(waves, [])
-      }))
+      }).pipe(Effect.scoped))
   })
 }
 

@@ -9,8 +9,10 @@ import {
   WebhookDeliveryPolicy
 } from "@wms/core"
 import { WebhookWorker } from "@wms/http"
-import { Effect, FastCheck as fc, Layer } from "effect"
-import { onBothStores } from "../../../testing/databases.js"
+import { Effect, Layer } from "effect"
+import * as fc from "fast-check"
+import { onApiTestStores } from "../../../testing/databases.js"
+import { propertyRuns } from "../../../testing/properties.js"
 import { Api, testServer } from "../../../testing/server.js"
 import {
   type Answer,
@@ -127,7 +129,7 @@ describe("webhook scheduling on a simulated clock", () => {
         }
       }
     },
-    { fastCheck: { numRuns: 300 } }
+    { fastCheck: { numRuns: propertyRuns(300) } }
   )
 
   it("the schedule retries within a minute first and keeps at it for at least 24 hours", () => {
@@ -171,7 +173,7 @@ const fast = Layer.mergeAll(
   })
 )
 
-const servers = onBothStores((db) =>
+const servers = onApiTestStores((db) =>
   // The receivers listen on loopback.
   testServer(db.kind === "sqlite" ? `sqlite:${db.filename}` : db.url, { webhookAllowPrivate: true }).pipe(
     Layer.provide(fast)
@@ -208,7 +210,7 @@ for (const [label, server] of servers) {
           assert.deepStrictEqual(delivered.map((p) => p.data.pre_advice_id), preAdvices)
           assert.deepStrictEqual(outOfOrder(hook.received(), eventIds), [])
         }).pipe(Effect.scoped),
-      { timeout: 120_000, fastCheck: { numRuns: 6 } }
+      { timeout: 120_000, fastCheck: { numRuns: propertyRuns(6) } }
     )
   })
 }

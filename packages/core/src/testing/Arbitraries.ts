@@ -3,7 +3,7 @@
  * sequences of operations on them. Operations name records by position, so any sequence applies
  * to any state (`Play.ts` says how each one is taken).
  */
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import type { CountVarianceThreshold } from "../admin/SiteSettings.js"
 import type { LocationStatus, LocationType } from "../locations/Location.js"
 import { type ReasonCode, ReasonCodes, type ShortPickReasonCode, ShortPickReasonCodes } from "../stock/ReasonCode.js"

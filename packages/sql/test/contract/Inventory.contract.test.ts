@@ -14,7 +14,9 @@ import {
   Stock,
   Transactor
 } from "@wms/core"
-import { Effect, FastCheck as fc, Option } from "effect"
+import { Effect, Option } from "effect"
+import * as fc from "fast-check"
+import { propertyRuns } from "../../../../testing/properties.js"
 import {
   assertDies,
   insertContent,
@@ -403,6 +405,6 @@ onEachStore("InventoryRepository", (it) => {
           )
         }
       }),
-    { fastCheck: { numRuns: 15 } }
+    { fastCheck: { numRuns: propertyRuns(15) } }
   )
 })

@@ -236,7 +236,7 @@ onEachStore("transactions", (it) => {
 })
 
 describe("two stores in one process", () => {
-  plainIt.scoped("never share a repository, even when built with one memo map", () =>
+  plainIt.effect("never share a repository, even when built with one memo map", () =>
     Effect.gen(function*() {
       const memoMap = yield* Layer.makeMemoMap
       const scope = yield* Effect.scope
@@ -254,5 +254,5 @@ describe("two stores in one process", () => {
           ))).pipe(Effect.provide(context))
         assert.isTrue(inserted)
       }
-    }))
+    }).pipe(Effect.scoped))
 })
