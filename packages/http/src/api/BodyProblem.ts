@@ -1,8 +1,13 @@
 /**
  * What every JSON value a client sends must pass, in a body or an imported row: a nesting depth no
- * API body needs (a deeper one overflows the stack when the schema's error is formatted), and no
- * U+0000 in any text (PostgreSQL cannot keep it, not even as a query parameter).
+ * API body needs (a deeper one overflows the stack when the schema's error is formatted), no
+ * U+0000 in any text (PostgreSQL cannot keep it, not even as a query parameter), and no lone
+ * surrogate (`"\ud800"` is valid JSON but no character: a store keeps it as U+FFFD, and a
+ * `Location` naming it cannot be encoded).
  */
+
+/** A UTF-16 surrogate without its other half. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** The deepest nesting of arrays and objects a body may have; the API's own bodies need 3. */
 export const maxBodyDepth = 32
@@ -11,7 +16,8 @@ export const maxBodyDepth = 32
 export const bodyProblem = (body: unknown): string | undefined => {
   const visit = (value: unknown, path: ReadonlyArray<string | number>): string | undefined => {
     if (typeof value === "string") {
-      return value.includes("\u0000") ? invalid(path, "must not contain NUL characters") : undefined
+      if (value.includes("\u0000")) return invalid(path, "must not contain NUL characters")
+      return loneSurrogate.test(value) ? invalid(path, "must not contain a lone surrogate") : undefined
     }
     if (typeof value !== "object" || value === null) return undefined
     if (path.length >= maxBodyDepth) return `Request body is nested more than ${maxBodyDepth} levels deep`
@@ -24,6 +30,7 @@ export const bodyProblem = (body: unknown): string | undefined => {
     }
     for (const [key, field] of Object.entries(value)) {
       if (key.includes("\u0000")) return invalid(path, "must not contain a key with NUL characters")
+      if (loneSurrogate.test(key)) return invalid(path, "must not contain a key with a lone surrogate")
       const problem = visit(field, [...path, key])
       if (problem !== undefined) return problem
     }
