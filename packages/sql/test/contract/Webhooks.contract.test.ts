@@ -374,7 +374,10 @@ onEachStore("the event outbox", (it) => {
           Array.from({ length: 4 }, () => webhooks.claim("2035-01-01T00:00:01.000Z", "2035-01-01T00:01:00.000Z", 3)),
           { concurrency: "unbounded" }
         )
-        const ids = claims.flat().map((d) => d.id)
+        // A claim that read rows another one then leased may come back short (PostgreSQL rechecks a
+        // row it waited for): what the racing claims left, a later claim takes, and none twice.
+        const rest = yield* webhooks.claim("2035-01-01T00:00:01.000Z", "2035-01-01T00:01:00.000Z", 6)
+        const ids = [...claims.flat(), ...rest].map((d) => d.id)
         assert.strictEqual(new Set(ids).size, ids.length)
         assert.strictEqual(ids.length, 6)
       }))
