@@ -32,7 +32,7 @@ const declaration = withFeatures(HttpApi.make("warehouse"))
       "paths, queries and bodies alike (`2147483648` as an id: 400 `Invalid field <name>: must be an integer id`); " +
       "totals such as a wave's `qty_ordered` are 64-bit. Text with U+0000 is refused in every field (400 `Invalid " +
       "field <path>: must not contain NUL characters`), so is body text with a lone surrogate (400 `Invalid field " +
-      "<path>: must not contain a lone surrogate`), and so is a body nested more than 32 levels deep (400); a " +
+      "<path>: must be valid Unicode text`), and so is a body nested more than 32 levels deep (400); a " +
       "body over 1 MiB gets 413. Bodies are JSON: a body of another content type (a form, multipart, XML, text) " +
       "is 400 `Request body must be a JSON object`; but POST /import/<kind> reads a CSV or NDJSON file of any size. A field a body does not take is ignored; with `Prefer: " +
       "handling=strict` (RFC 7240) a field that the record does not have is 400 `Unknown field <path>` (the " +

@@ -95,18 +95,18 @@ for (const [label, server] of serverOnBothStores) {
         expectError(
           yield* main.post("/preadvices", { pre_advice_id: preAdviceId, lines: [{ sku_id: sku, qty: 1 }] }),
           400,
-          "Invalid field pre_advice_id: must not contain a lone surrogate"
+          "Invalid field pre_advice_id: must be valid Unicode text"
         )
         expectStatus(yield* main.get(`/preadvices/${encodeURIComponent(preAdviceId.replace("\ud800", "\ufffd"))}`), 404)
         expectError(
           yield* main.post("/orders", { order_id: unique("O") + "\udc00x", lines: [{ sku_id: sku, qty: 1 }] }),
           400,
-          "Invalid field order_id: must not contain a lone surrogate"
+          "Invalid field order_id: must be valid Unicode text"
         )
         expectError(
           yield* main.post("/skus", { sku_id: unique("S"), description: "ok", ["k\ud800"]: 1 }),
           400,
-          "Request body must not contain a key with a lone surrogate"
+          "Request body must not contain a key that is not valid Unicode text"
         )
       }))
 

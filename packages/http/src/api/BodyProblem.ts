@@ -5,9 +5,9 @@
  * surrogate (`"\ud800"` is valid JSON but no character: a store keeps it as U+FFFD, and a
  * `Location` naming it cannot be encoded).
  */
+import { hasLoneSurrogate, loneSurrogateMessage } from "@wms/core"
 
-/** A UTF-16 surrogate without its other half. */
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const validUnicode = "valid Unicode text"
 
 /** The deepest nesting of arrays and objects a body may have; the API's own bodies need 3. */
 export const maxBodyDepth = 32
@@ -17,7 +17,7 @@ export const bodyProblem = (body: unknown): string | undefined => {
   const visit = (value: unknown, path: ReadonlyArray<string | number>): string | undefined => {
     if (typeof value === "string") {
       if (value.includes("\u0000")) return invalid(path, "must not contain NUL characters")
-      return loneSurrogate.test(value) ? invalid(path, "must not contain a lone surrogate") : undefined
+      return hasLoneSurrogate(value) ? invalid(path, loneSurrogateMessage) : undefined
     }
     if (typeof value !== "object" || value === null) return undefined
     if (path.length >= maxBodyDepth) return `Request body is nested more than ${maxBodyDepth} levels deep`
@@ -30,7 +30,7 @@ export const bodyProblem = (body: unknown): string | undefined => {
     }
     for (const [key, field] of Object.entries(value)) {
       if (key.includes("\u0000")) return invalid(path, "must not contain a key with NUL characters")
-      if (loneSurrogate.test(key)) return invalid(path, "must not contain a key with a lone surrogate")
+      if (hasLoneSurrogate(key)) return invalid(path, `must not contain a key that is not ${validUnicode}`)
       const problem = visit(field, [...path, key])
       if (problem !== undefined) return problem
     }
