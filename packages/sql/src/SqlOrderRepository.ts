@@ -172,8 +172,12 @@ export const layer = Layer.effect(
         ),
       remove: (ref) =>
         query(Effect.gen(function*() {
-          // Explicit, so the lines go even where foreign keys are not enforced.
+          // Explicit, so the lines go even where foreign keys are not enforced. An order that may
+          // be deleted has nothing picked, so its shipping units (if any) are empty cartons and pallets.
           yield* sql`DELETE FROM order_lines WHERE order_ref = ${ref}`
+          yield* sql`DELETE FROM shipping_unit_lines
+            WHERE unit_id IN (SELECT id FROM shipping_units WHERE order_ref = ${ref})`
+          yield* sql`DELETE FROM shipping_units WHERE order_ref = ${ref}`
           yield* sql`DELETE FROM orders WHERE id = ${ref}`
         })),
       lineNumbers: (ref) =>
