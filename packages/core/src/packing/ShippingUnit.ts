@@ -3,6 +3,7 @@
  * the API shows them and as the write bodies carry them.
  */
 import { Schema } from "effect"
+import { OrderIdFromPath } from "../orders/Order.js"
 import { maxInteger, Quantity, RecordId, RecordIdFromPath } from "../shared/Formats.js"
 import { ListWindow } from "../shared/Window.js"
 import { isValidSscc } from "./Sscc.js"
@@ -108,9 +109,7 @@ const TrackingNumber = Schema.String.pipe(
 
 /** The body of `POST /shipping-units`. */
 export const NewShippingUnit = Schema.Struct({
-  order_id: Schema.String.pipe(Schema.filter((s) => s !== "" && !s.includes("\u0000"), {
-    message: () => "must be the id of an order"
-  })),
+  order_id: OrderIdFromPath,
   unit_type: UnitType,
   sscc: Schema.optional(Schema.NullOr(Sscc)),
   parent_id: Schema.optional(Schema.NullOr(RecordId)),
@@ -130,7 +129,7 @@ export type ShippingUnitUpdate = typeof ShippingUnitUpdate.Type
 
 /** The query of `GET /shipping-units`. */
 export const ShippingUnitQuery = Schema.Struct({
-  order_id: Schema.optional(Schema.String),
+  order_id: Schema.optional(OrderIdFromPath),
   status_id: Schema.optional(RecordIdFromPath),
   ...ListWindow.fields
 })

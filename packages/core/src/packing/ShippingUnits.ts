@@ -112,10 +112,11 @@ export class ShippingUnits extends Effect.Service<ShippingUnits>()("@wms/core/Sh
       if (status.value === Status.Shipped) return yield* new OrderPackingClosed({ orderId })
     })
 
-    // A unit read again under its order's lock, which no other writer of it holds now.
+    // A unit read again under its order's lock, which no other writer of it holds now. Its own
+    // status tells whether it shipped: shipping makes every unit of the order Shipped.
     const lockedUnit = Effect.fnUntraced(function*(actor: Actor, unitId: number) {
       const seen = yield* findUnit(actor, unitId)
-      yield* lockOrder(seen.order_ref, seen.order_id)
+      yield* orders.lock(seen.order_ref)
       return yield* findUnit(actor, unitId)
     })
 
