@@ -181,9 +181,6 @@ layer(server, { timeout: 60_000 })("packing on sqlite", (it) => {
       const box = yield* create({ unit_type: "Box" })
       assert.strictEqual(box.status, 400)
       assert.match(box.body.message, /^Invalid field unit_type: /)
-        400,
-        answer(yield* create({ unit_type: "Box" }))[1]
-      ])
       assert.strictEqual(yield* units(), 1)
       assert.deepStrictEqual(answer(yield* request("GET", "/shipping-units/999999")), [
         404,
