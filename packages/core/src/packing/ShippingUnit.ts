@@ -3,13 +3,13 @@
  * the API shows them and as the write bodies carry them.
  */
 import { Schema } from "effect"
-import { OrderIdFromPath } from "../orders/Order.js"
+import { OrderIdFromPath, OrderShippingUnit } from "../orders/Order.js"
 import { maxInteger, Quantity, RecordId, RecordIdFromPath } from "../shared/Formats.js"
 import { ListWindow } from "../shared/Window.js"
 import { isValidSscc } from "./Sscc.js"
 
 /** What a unit is: a carton, or a pallet that may carry cartons of its order. */
-export const UnitType = Schema.Literal("Carton", "Pallet")
+export const UnitType = OrderShippingUnit.fields.unit_type
 export type UnitType = typeof UnitType.Type
 
 /** A line of a unit: how much of an order line it holds. */
@@ -41,16 +41,6 @@ export const ShippingUnit = Schema.Struct({
   lines: Schema.Array(ShippingUnitLine)
 })
 export type ShippingUnit = typeof ShippingUnit.Type
-
-/** A unit as the order record shows it (spec §4 P5); its lines are in the packing list. */
-export const OrderShippingUnit = Schema.Struct({
-  sscc: Schema.String,
-  unit_type: UnitType,
-  parent_sscc: Schema.NullOr(Schema.String),
-  weight: Schema.Number,
-  tracking_number: Schema.NullOr(Schema.String)
-})
-export type OrderShippingUnit = typeof OrderShippingUnit.Type
 
 /** An order's units with their lines and weights, as `GET /orders/:id/packing-list` answers. */
 export const PackingList = Schema.Struct({
