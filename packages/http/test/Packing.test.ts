@@ -4,13 +4,14 @@
  * input refused with nothing written. The SSCC counter and the lock on order lines are the
  * stores' own, in the contract suite.
  */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { isValidSscc } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { freshSqliteFile } from "../../../testing/databases.js"
 import { insertSku } from "../../../testing/fixtures.js"
-import { type TestResponse, testServer } from "../../../testing/server.js"
+import { Api, type TestResponse, testServer } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { addStock, type Request, session, startedWave } from "./PickingWorld.js"
 
@@ -39,6 +40,19 @@ const pickedOrder = (request: Request, qty: number) =>
     for (const task of tasks) expectStatus(yield* request("POST", `/tasks/${task.id}/confirm`), 204)
     return { sku, orderId }
   })
+
+/** The packing list as CSV: the test client's `Api` reads JSON only. */
+const packingListCsv = (orderId: string) =>
+  Effect.gen(function*() {
+    const token = yield* (yield* Api).login()
+    const response = yield* (yield* HttpClient.HttpClient).execute(
+      HttpClientRequest.get(`/orders/${encodeURIComponent(orderId)}/packing-list`).pipe(
+        HttpClientRequest.bearerToken(token),
+        HttpClientRequest.setHeaders({ site: "main", accept: "text/csv" })
+      )
+    )
+    return [response.status, response.headers["content-type"], yield* response.text] as const
+  }).pipe(Effect.scoped, Effect.orDie)
 
 layer(server, { timeout: 60_000 })("packing on sqlite", (it) => {
   it.effect("packs picked goods into cartons on a pallet with SSCCs and weights, and ships by unit", () =>
@@ -127,6 +141,15 @@ layer(server, { timeout: 60_000 })("packing on sqlite", (it) => {
           [pallet.body.sscc, "Pallet", null, 26.5, "1Z999"],
           [sscc, "Carton", pallet.body.sscc, 6.5, null]
         ]
+      )
+      const [status, contentType, csv] = yield* packingListCsv(orderId)
+      assert.deepStrictEqual([status, contentType], [200, "text/csv"])
+      assert.strictEqual(
+        csv,
+        "order_id,sscc,unit_type,parent_sscc,status,tare_weight,weight,length,width,height,tracking_number," +
+          "order_line,sku_id,qty\n" +
+          `${orderId},${pallet.body.sscc},Pallet,,Complete,20,26.5,,,120,1Z999,,,\n` +
+          `${orderId},${sscc},Carton,${pallet.body.sscc},Complete,0.5,6.5,,,,,1,${sku},4\n`
       )
 
       expectStatus(yield* request("POST", `/orders/${orderId}/ship`), 204)

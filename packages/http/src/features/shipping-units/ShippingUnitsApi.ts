@@ -30,6 +30,7 @@ import { returned } from "../../api/CreatedAt.js"
 import { onTheWire } from "../../api/Errors.js"
 import { Authorization } from "../../api/Security.js"
 import { ReadOnlyFields } from "../../api/UnknownFields.js"
+import { PackingListCsv } from "./PackingListCsv.js"
 
 const IdPath = Schema.Struct({ id: RecordIdFromPath })
 const unitId = HttpApiSchema.param("id", RecordIdFromPath)
@@ -155,13 +156,17 @@ export class ShippingUnitsApi extends HttpApiGroup.make("shippingUnits")
   )
   .add(
     HttpApiEndpoint.get("getPackingList")`/orders/${HttpApiSchema.param("id", OrderIdFromPath)}/packing-list`
+      .setHeaders(Schema.Struct({ accept: Schema.optional(Schema.String) }))
       .addSuccess(PackingList)
+      .addSuccess(PackingListCsv)
       .addError(onTheWire(OrderNotFound))
       .annotate(
         OpenApi.Description,
         "The order's shipping units by id, each with its SSCC, type, parent's SSCC, status, weights, dimensions, " +
-          "tracking number and lines; `total_weight` sums the units without a parent. A missing order: 404 " +
-          "`Order with OrderID <id> not found`."
+          "tracking number and lines; `total_weight` sums the units without a parent. With `Accept: text/csv`, " +
+          "the same as CSV: a header row, then a row per line of each unit (the unit's columns on each; a unit " +
+          "without lines has one row, its line columns empty). A missing order: 404 `Order with OrderID <id> not " +
+          "found`."
       )
   )
   .middleware(Authorization)

@@ -3,6 +3,7 @@ import type { NewShippingUnit, NewShippingUnitLine, ShippingUnitQuery, ShippingU
 import { Effect } from "effect"
 import { type Body, byNumber, byText } from "../Arguments.js"
 import type { Methods, Table } from "../Table.js"
+import { packingListCsv, wantsCsv } from "./PackingListCsv.js"
 import type { ShippingUnitsApi } from "./ShippingUnitsApi.js"
 
 export const ShippingUnitsTable = Effect.map(ShippingUnits, (units) => ({
@@ -14,7 +15,10 @@ export const ShippingUnitsTable = Effect.map(ShippingUnits, (units) => ({
   addShippingUnitLine: (actor, { path, payload }) => units.addShippingUnitLine(actor, path.id, payload),
   deleteShippingUnitLine: (actor, { path }) => units.deleteShippingUnitLine(actor, path.id, path.order_line),
   closeShippingUnit: (actor, { path }) => units.closeShippingUnit(actor, path.id),
-  getPackingList: (actor, { path }) => units.getPackingList(actor, path.id)
+  getPackingList: (actor, { headers, path }) =>
+    wantsCsv(headers.accept)
+      ? Effect.map(units.getPackingList(actor, path.id), packingListCsv)
+      : units.getPackingList(actor, path.id)
 } satisfies Table<typeof ShippingUnitsApi>))
 
 /** The facade's methods of `shippingUnits`: how each one's arguments make its endpoint's input. */
@@ -29,7 +33,8 @@ export const ShippingUnitsMethods = {
   addShippingUnitLine: (id: number, payload: Body<typeof NewShippingUnitLine>) => ({ ...byNumber(id), payload }),
   deleteShippingUnitLine: (id: number, orderLine: number) => ({ path: { id, order_line: orderLine } }),
   closeShippingUnit: byNumber,
-  getPackingList: byText
+  /** The packing list as JSON. */
+  getPackingList: (id: string) => ({ ...byText(id), headers: {} })
 } satisfies Methods<typeof ShippingUnitsApi>
 
 export const ShippingUnitsHandlers = { table: ShippingUnitsTable, methods: ShippingUnitsMethods }
