@@ -19,7 +19,11 @@ const server = Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) => test
 
 const answer = (response: TestResponse) => [response.status, response.body?.message]
 
-const packingOff = { gs1_company_prefix: null, sscc_extension_digit: 0, pack_before_ship: false }
+const packingOff: { gs1_company_prefix: string | null; sscc_extension_digit: number; pack_before_ship: boolean } = {
+  gs1_company_prefix: null,
+  sscc_extension_digit: 0,
+  pack_before_ship: false
+}
 
 const useSettings = (request: Request, settings: Partial<typeof packingOff>) =>
   Effect.map(

@@ -9,8 +9,8 @@ import {
   type OrderLineRow,
   type OrderLineWrite,
   OrderRepository,
-  type OrderUnitRow,
   type OrderRow,
+  type OrderUnitRow,
   type Scope,
   type StoredOrder
 } from "@wms/core"
