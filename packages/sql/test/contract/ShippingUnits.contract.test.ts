@@ -6,6 +6,7 @@
 import { assert } from "@effect/vitest"
 import {
   type NewShippingUnitRow,
+  OrderRepository,
   type Owner,
   PickingRepository,
   ShippingUnitRepository,
@@ -176,5 +177,40 @@ onEachStore("ShippingUnitRepository", (it) => {
       yield* units.shipOrder(ref)
       assert.strictEqual((yield* read(carton)).status_id, 19)
       assert.deepStrictEqual(yield* units.lockLines(ref, [2]), [{ line: 2, sku_id: "B", qty_picked: 2, qty_packed: 0 }])
+    }))
+
+  it.effect("shows an order's units with the order read alone, by id, and not in lists", () =>
+    Effect.gen(function*() {
+      const orders = yield* OrderRepository
+      const units = yield* ShippingUnitRepository
+      const t = yield* makeTenants
+      const { orderId, ref } = yield* pickedOrder(t.site.owner)
+      const bare = yield* pickedOrder(t.site.owner)
+      const pallet = yield* insertUnit(unitOf(t.site.owner, ref, { unit_type: "Pallet", sscc: "106141411234567897" }))
+      const carton = yield* insertUnit(unitOf(t.site.owner, ref, { parent_id: pallet }))
+      yield* units.update(carton, { tracking_number: "1Z999" })
+      yield* units.setWeights(new Map([[pallet, 21.5]]))
+      const expected = [
+        {
+          id: pallet,
+          sscc: "106141411234567897",
+          unit_type: "Pallet",
+          parent_id: null,
+          weight: 21.5,
+          tracking_number: null
+        },
+        {
+          id: carton,
+          sscc: (yield* units.ofOrder(ref))[1].sscc,
+          unit_type: "Carton",
+          parent_id: pallet,
+          weight: 0.5,
+          tracking_number: "1Z999"
+        }
+      ]
+      assert.deepStrictEqual(Option.getOrThrow(yield* orders.find(t.site.scope, orderId)).units, expected)
+      assert.deepStrictEqual((yield* orders.findMany([ref, bare.ref])).map((order) => order.units), [expected, []])
+      const listed = (yield* orders.list(t.site.scope, true)).find((order) => order.header.ref === ref)
+      assert.isUndefined(listed?.units)
     }))
 })
