@@ -7,7 +7,8 @@
  * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), the
  * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face,
  * no face replenished over its max and FEFO sources (`testing/Replenishment.ts`), and the freeze,
- * ledger and approval threshold of counts (`testing/Counts.ts`).
+ * ledger and approval threshold of counts (`testing/Counts.ts`), and packing: packed within
+ * picked, valid and unique SSCCs, nesting and ship by unit (`checkPacking`, `testing/Packing.ts`).
  *
  * The arbitraries are built with the fast-check that `effect` bundles (`FastCheck`), so a suite
  * needs no second copy: `import { FastCheck as fc } from "effect"`.
@@ -51,6 +52,7 @@ export * from "./testing/Arbitraries.js"
 export * from "./testing/Capacity.js"
 export * from "./testing/Checkers.js"
 export * from "./testing/Counts.js"
+export * from "./testing/Packing.js"
 export * from "./testing/Play.js"
 export * from "./testing/Replenishment.js"
 export * from "./testing/ShortPicks.js"

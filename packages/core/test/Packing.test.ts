@@ -4,6 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { checkDigit, isValidSscc, makeSscc, maxSerial, shipGate, weighUnits } from "@wms/core"
+import { checkPacking, type ShippingUnitView } from "@wms/core/testing"
 import { Option } from "effect"
 import fc from "fast-check"
 
@@ -87,5 +88,50 @@ describe("shipGate", () => {
       Option.some("Order SO-1 has 1 shipping units not closed")
     )
     assert.deepStrictEqual(shipGate("SO-1", lines, [unit(20, 1), unit(20, 2)]), Option.none())
+  })
+})
+
+describe("checkPacking", () => {
+  const order = (status: number, units: ReadonlyArray<{ sscc: string; parent_sscc: string | null }>) => ({
+    order_id: "SO-1",
+    order_status: { id: status },
+    lines: [{ line: 1, qty: 5, qty_picked: 3, qty_shipped: 0 }],
+    shipping_units: units
+  })
+  const unit = (id: number, sscc: string, qty: number, fields: Partial<ShippingUnitView> = {}): ShippingUnitView => ({
+    id,
+    sscc,
+    order_id: "SO-1",
+    unit_type: "Carton",
+    parent_id: null,
+    status_id: 20,
+    lines: [{ order_line: 1, qty }],
+    ...fields
+  })
+  const valid = makeSscc(0, "0614141", 1)
+  const other = makeSscc(0, "0614141", 2)
+
+  it("passes packing that holds, and names each broken rule", () => {
+    const pallet = unit(1, valid, 1, { unit_type: "Pallet" })
+    assert.deepStrictEqual(
+      checkPacking(order(18, [{ sscc: valid, parent_sscc: null }, { sscc: other, parent_sscc: valid }]), [
+        pallet,
+        unit(2, other, 2, { parent_id: 1 })
+      ]),
+      []
+    )
+    assert.deepStrictEqual(
+      checkPacking(order(19, [{ sscc: valid, parent_sscc: null }]), [
+        unit(1, valid, 2),
+        unit(2, valid, 2, { parent_id: 1, status_id: 19 })
+      ]),
+      [
+        `unit 1 of shipped order SO-1 is status 20`,
+        `unit 2: SSCC ${valid} is another unit's too`,
+        "unit 2: a Carton on unit 1, not a carton on a pallet",
+        "order SO-1 line 1: 4 packed, 3 picked",
+        `order SO-1 shows units ${valid}<null, its units are ${valid}<null,${valid}<${valid}`
+      ]
+    )
   })
 })
