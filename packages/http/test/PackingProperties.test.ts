@@ -4,6 +4,7 @@
  * has more packed than picked, every SSCC is valid and unique, and a shipped order's units are all
  * Shipped and on its record (`checkPacking` of `@wms/core/testing`). No request answers 500.
  */
+import type { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { checkPacking, type PackedOrderView, type ShippingUnitView } from "@wms/core/testing"
 import { Effect, Layer, Runtime } from "effect"
@@ -93,7 +94,7 @@ layer(server, { timeout: 120_000 })("packing properties on sqlite", (it) => {
   it.effect("packed never exceeds picked, SSCCs stay valid and unique, a shipped order's units are Shipped", () =>
     Effect.gen(function*() {
       const request = yield* session
-      const runtime = yield* Effect.runtime<never>()
+      const runtime = yield* Effect.runtime<SqlClient.SqlClient>()
       yield* Effect.promise(() =>
         fc.assert(
           fc.asyncProperty(fc.boolean(), fc.array(operation, { minLength: 1, maxLength: 14 }), (gate, operations) =>

@@ -7,6 +7,7 @@ import { assert } from "@effect/vitest"
 import {
   type NewShippingUnitRow,
   OrderRepository,
+  type OrderUnitRow,
   type Owner,
   PickingRepository,
   ShippingUnitRepository,
@@ -190,7 +191,7 @@ onEachStore("ShippingUnitRepository", (it) => {
       const carton = yield* insertUnit(unitOf(t.site.owner, ref, { parent_id: pallet }))
       yield* units.update(carton, { tracking_number: "1Z999" })
       yield* units.setWeights(new Map([[pallet, 21.5]]))
-      const expected = [
+      const expected: ReadonlyArray<OrderUnitRow> = [
         {
           id: pallet,
           sscc: "106141411234567897",

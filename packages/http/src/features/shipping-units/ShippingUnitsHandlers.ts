@@ -16,7 +16,8 @@ export const ShippingUnitsTable = Effect.map(ShippingUnits, (units) => ({
   deleteShippingUnitLine: (actor, { path }) => units.deleteShippingUnitLine(actor, path.id, path.order_line),
   closeShippingUnit: (actor, { path }) => units.closeShippingUnit(actor, path.id),
   getPackingList: (actor, { headers, path }) =>
-    wantsCsv(headers.accept)
+    // The facade gives no headers: it answers the JSON.
+    wantsCsv(headers?.accept)
       ? Effect.map(units.getPackingList(actor, path.id), packingListCsv)
       : units.getPackingList(actor, path.id)
 } satisfies Table<typeof ShippingUnitsApi>))
