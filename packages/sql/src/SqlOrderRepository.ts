@@ -42,24 +42,25 @@ const toUnits = (units: string | null): ReadonlyArray<OrderUnitRow> =>
 
 // The header's fields named one by one: a rest pattern (`{ lines, ...header }`) copies them several
 // times slower, and a list reads a hundred rows.
-const toStored = (row: OrderRowWithLines): StoredOrder => ({
-  header: {
-    ref: row.ref,
-    order_id: row.order_id,
-    client_id: row.client_id,
-    order_date: row.order_date,
-    status_id: row.status_id,
-    customer_id: row.customer_id,
-    customer_name: row.customer_name,
-    customer_town: row.customer_town,
-    ship_by_date: row.ship_by_date,
-    carrier_name: row.carrier_name,
-    ship_dock: row.ship_dock,
-    created_at: row.created_at,
-    created_by: row.created_by,
-    backorder_of: row.backorder_of
-  },
-  lines: row.lines === null ? [] : (JSON.parse(row.lines) as ReadonlyArray<LineTuple>).map(
+const headerOf = (row: OrderRowWithLines): OrderRow => ({
+  ref: row.ref,
+  order_id: row.order_id,
+  client_id: row.client_id,
+  order_date: row.order_date,
+  status_id: row.status_id,
+  customer_id: row.customer_id,
+  customer_name: row.customer_name,
+  customer_town: row.customer_town,
+  ship_by_date: row.ship_by_date,
+  carrier_name: row.carrier_name,
+  ship_dock: row.ship_dock,
+  created_at: row.created_at,
+  created_by: row.created_by,
+  backorder_of: row.backorder_of
+})
+
+const linesOf = (row: OrderRowWithLines): ReadonlyArray<OrderLineRow> =>
+  row.lines === null ? [] : (JSON.parse(row.lines) as ReadonlyArray<LineTuple>).map(
     ([line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]): OrderLineRow => ({
       line,
       sku_id,
@@ -68,8 +69,16 @@ const toStored = (row: OrderRowWithLines): StoredOrder => ({
       qty_shipped,
       qty_backordered
     })
-  ),
-  units: row.units === undefined ? undefined : toUnits(row.units)
+  )
+
+/** An order of a list: without its shipping units, which only the single record shows. */
+const toStored = (row: OrderRowWithLines): StoredOrder => ({ header: headerOf(row), lines: linesOf(row) })
+
+/** An order read alone, with its shipping units. */
+const toRecord = (row: OrderRowWithLines): StoredOrder => ({
+  header: headerOf(row),
+  lines: linesOf(row),
+  units: toUnits(row.units ?? null)
 })
 
 /** A statement whose `WHERE` starts with the scope's rule, and the parameters that follow it. */
@@ -166,8 +175,8 @@ export const layer = Layer.effect(
 
     return OrderRepository.of({
       list: (scope, withLines) => rows((withLines ? listWithLines : listHeaders)(scope, []), toStored),
-      find: (scope, orderId) => first(findOrder(scope, [orderId]), toStored),
-      findMany: (refs) => rows(findOrders([refIn.bind([...new Set(refs)])]), toStored),
+      find: (scope, orderId) => first(findOrder(scope, [orderId]), toRecord),
+      findMany: (refs) => rows(findOrders([refIn.bind([...new Set(refs)])]), toRecord),
       insert: (order) =>
         first(
           insertOrder([
