@@ -63,7 +63,16 @@ const packingStorm = (database: StormDatabase) =>
     const storm = yield* startStorm(database, { processes, site, allowed })
     const { first, next, pick, record, request, servers, tally } = storm
 
-    must(204, yield* request(first, "PUT", `/sites/${site}/settings`, { gs1_company_prefix: "0614141" }), "settings")
+    // Ship by unit: an order ships only once all it picked is packed and closed, so the racing
+    // packs and unpacks meet the ship gate instead of an order shipped in the storm's first second.
+    must(
+      204,
+      yield* request(first, "PUT", `/sites/${site}/settings`, {
+        gs1_company_prefix: "0614141",
+        pack_before_ship: true
+      }),
+      "settings"
+    )
     for (const sku_id of skus) {
       must(204, yield* request(first, "POST", "/skus", { sku_id, description: `Article ${sku_id}` }), `sku ${sku_id}`)
       must(204, yield* request(first, "POST", "/inventory/adjustments", { sku_id, loc_id: "F-1", qty: 100 }), "stock")
