@@ -86,7 +86,21 @@ const orderView = (timeZone) => {
           : { order_id: row.order_id, line, sku_id, qty, qty_picked, qty_shipped, qty_backordered }
       )
   })
-  return { header, order }
+  // The units come as a JSON array of `[id, sscc, unit_type, parent_id, weight, tracking_number]`.
+  const shippingUnits = (units) => {
+    if (units === null) return []
+    const rows = JSON.parse(units)
+    const ssccs = new Map(rows.map(([id, sscc]) => [id, sscc]))
+    return rows.map(([, sscc, unit_type, parent_id, weight, tracking_number]) => ({
+      sscc,
+      unit_type,
+      parent_sscc: parent_id === null ? null : ssccs.get(parent_id) ?? null,
+      weight,
+      tracking_number
+    }))
+  }
+  const record = (row) => ({ ...order(row), shipping_units: shippingUnits(row.units) })
+  return { header, order, record }
 }
 
 // The rules of `Orders.create` that need no statement -------------------------------------------------
@@ -149,6 +163,14 @@ const texts = (dialect) => {
   const joins = `LEFT JOIN customers c ON c.id = o.customer_id
       LEFT JOIN carriers k ON k.id = o.carrier_id`
   const selectWithLines = `SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}`
+  // The single order's shipping units, as the engine reads them (packing): one probe of `shipping_units_order`.
+  const unitValues = "u.id, u.sscc, u.unit_type, u.parent_id, u.weight, u.tracking_number"
+  const unitsColumn = `(SELECT ${
+    dialect === "pg"
+      ? `CAST(json_agg(json_build_array(${unitValues}) ORDER BY u.id) AS TEXT)`
+      : `json_group_array(json_array(${unitValues}) ORDER BY u.id)`
+  } FROM shipping_units u WHERE u.order_ref = o.id HAVING count(*) > 0) AS units`
+  const selectRecord = `SELECT ${headerColumns}, ${linesColumn}, ${unitsColumn} FROM orders o ${joins}`
   // The scope's rule as two texts, as the engine's `owned`: a site's scope sees all its clients' rows.
   const owned = (alias, text) => ({
     site: text(`${alias}.site_id = ?`),
@@ -166,7 +188,7 @@ const texts = (dialect) => {
       "o",
       (owner) => `SELECT ${headerColumns}, NULL AS lines FROM orders o ${joins} WHERE ${owner} ORDER BY o.id`
     ),
-    findOrder: owned("o", (owner) => `${selectWithLines} WHERE ${owner} AND o.order_id = ?`),
+    findOrder: owned("o", (owner) => `${selectRecord} WHERE ${owner} AND o.order_id = ?`),
     insertOrder: `INSERT INTO orders
       (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
         created_at, created_by)
@@ -262,7 +284,7 @@ const sqliteStore = (filename, timeZone) => {
     storedSecret: () => db.prepare("SELECT value FROM settings WHERE key = 'jwt_secret'").get()?.value,
     getOrder: (scope, orderId) => {
       const row = ownedText(findOrder, scope).get(...ownerParams(scope), orderId)
-      return row === undefined ? undefined : view.order(row)
+      return row === undefined ? undefined : view.record(row)
     },
     listOrders: (scope, withLines) =>
       withLines
@@ -359,7 +381,7 @@ const pgStore = (url, timeZone) => {
     storedSecret: async () => (await pool.query("SELECT value FROM settings WHERE key = 'jwt_secret'")).rows[0]?.value,
     getOrder: async (scope, orderId) => {
       const row = await first(pool, ownedText(findOrder, scope), [...ownerParams(scope), orderId])
-      return row === undefined ? undefined : view.order(row)
+      return row === undefined ? undefined : view.record(row)
     },
     listOrders: async (scope, withLines) =>
       withLines

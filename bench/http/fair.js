@@ -28,7 +28,7 @@ import { errors as joseErrors, jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import { collectDefaultMetrics, Registry } from "prom-client"
 import { Failure, invalidField, openFairStore } from "./fair-store.js"
-import { order } from "./orderSchemas.js"
+import { order, orderRecord } from "./orderSchemas.js"
 
 const flag = (name) => (process.env[name] ?? "true").toLowerCase() !== "false"
 const timeZone = process.env.WMS_TIMEZONE ?? "UTC"
@@ -489,7 +489,7 @@ app.get("/orders", { ...orders, schema: { response: { 200: { type: "array", item
   return offset === 0 && end === undefined ? items : items.slice(offset, end)
 })
 
-app.get("/orders/:id", { ...orders, schema: { response: { 200: order } } }, async (request) => {
+app.get("/orders/:id", { ...orders, schema: { response: { 200: orderRecord } } }, async (request) => {
   const { id } = request.params
   const problem = storedText(id)
   if (problem !== undefined) throw invalidField("id", problem)

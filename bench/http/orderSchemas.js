@@ -35,3 +35,24 @@ export const order = {
     lines: { type: "array", items: orderLine }
   }
 }
+
+/** An order as `GET /orders/:id` answers it: with its shipping units. */
+export const orderRecord = {
+  type: "object",
+  properties: {
+    ...order.properties,
+    shipping_units: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          sscc: { type: "string" },
+          unit_type: { type: "string" },
+          parent_sscc: nullable("string"),
+          weight: { type: "number" },
+          tracking_number: nullable("string")
+        }
+      }
+    }
+  }
+}

@@ -7,7 +7,8 @@
  * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), the
  * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face,
  * no face replenished over its max and FEFO sources (`testing/Replenishment.ts`), and the freeze,
- * ledger and approval threshold of counts (`testing/Counts.ts`).
+ * ledger and approval threshold of counts (`testing/Counts.ts`), and packing: packed within
+ * picked, valid and unique SSCCs, nesting and ship by unit (`checkPacking`, `testing/Packing.ts`).
  *
  * The arbitraries are built with `fast-check` 3 (a peer dependency: the version effect 3 bundles,
  * so a suite that has effect has it): `import * as fc from "fast-check"`.
@@ -51,6 +52,7 @@ export * from "./testing/Arbitraries.js"
 export * from "./testing/Capacity.js"
 export * from "./testing/Checkers.js"
 export * from "./testing/Counts.js"
+export * from "./testing/Packing.js"
 export * from "./testing/Play.js"
 export * from "./testing/Replenishment.js"
 export * from "./testing/ShortPicks.js"

@@ -1,6 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Core from "@wms/core"
 import {
+  CompanyPrefixMissing,
+  OrderNotPacked,
+  OrderPackingClosed,
+  OrderUnitsOpen,
+  PackedExceedsPicked,
+  ShippingUnitCarriesOpen,
+  ShippingUnitEmpty,
+  ShippingUnitLineNotFound,
+  ShippingUnitNotFound,
+  ShippingUnitNotOpen,
+  ShippingUnitShipped,
+  SsccSerialsExhausted,
+  SsccTaken
+} from "@wms/core"
+import {
   CarrierInUse,
   CarrierNotFound,
   ClientExists,
@@ -126,6 +141,31 @@ const documented: ReadonlyArray<readonly [WarehouseError, string, string]> = [
   [new OrderShipped({ orderId: "SO-1" }), "Conflict", "Order with OrderID SO-1 is already shipped"],
   [new OrderTasksOpen({ orderId: "SO-1" }), "Conflict", "Order with OrderID SO-1 still has open tasks"],
   [new OrderNothingPicked({ orderId: "SO-1" }), "Conflict", "Order with OrderID SO-1 has nothing picked"],
+  [new ShippingUnitNotFound({ unitId: 4 }), "NotFound", "Shipping unit 4 not found"],
+  [new CompanyPrefixMissing({ siteId: "main" }), "Conflict", "Site main has no gs1_company_prefix"],
+  [
+    new SsccSerialsExhausted({ siteId: "main", companyPrefix: "1234567890" }),
+    "Conflict",
+    "Site main has used every SSCC serial of company prefix 1234567890"
+  ],
+  [new SsccTaken({ sscc: "106141411234567897" }), "Conflict", "SSCC 106141411234567897 is in use on the site"],
+  [
+    new PackedExceedsPicked({ orderId: "SO-1", line: 2, picked: 4, packed: 3, qty: 2 }),
+    "Conflict",
+    "Line 2 of order SO-1 has 4 picked and 3 packed: 2 more exceeds what was picked"
+  ],
+  [
+    new ShippingUnitNotOpen({ unitId: 4, status: "Complete" }),
+    "Conflict",
+    "Shipping unit 4 is Complete: its contents cannot change"
+  ],
+  [new ShippingUnitShipped({ unitId: 4 }), "Conflict", "Shipping unit 4 is shipped"],
+  [new ShippingUnitEmpty({ unitId: 4 }), "Conflict", "Shipping unit 4 is empty"],
+  [new ShippingUnitCarriesOpen({ unitId: 4, cartonId: 5 }), "Conflict", "Shipping unit 4 carries open carton 5"],
+  [new ShippingUnitLineNotFound({ unitId: 4, orderLine: 2 }), "NotFound", "Shipping unit 4 holds no order line 2"],
+  [new OrderPackingClosed({ orderId: "SO-1" }), "Conflict", "Order SO-1 is shipped: its packing cannot change"],
+  [new OrderNotPacked({ orderId: "SO-1", units: 3 }), "Conflict", "Order SO-1 has 3 picked units not packed"],
+  [new OrderUnitsOpen({ orderId: "SO-1", units: 1 }), "Conflict", "Order SO-1 has 1 shipping units not closed"],
   [new PreAdviceNotFound({ preAdviceId: "PA-1" }), "NotFound", "PreAdvice with PreAdviceID PA-1 not found"],
   [new PreAdviceExists({ preAdviceId: "PA-1" }), "Conflict", "PreAdvice with PreAdviceID PA-1 already exists"],
   [new PreAdviceLineNotFound({ preAdviceId: "PA-1", line: 2 }), "NotFound", "Line 2 of pre-advice PA-1 not found"],

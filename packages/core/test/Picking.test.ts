@@ -15,6 +15,8 @@ import {
   Picking,
   PickingRepository,
   Replenishment,
+  ShippingUnitRepository,
+  type ShippingUnitRow,
   type SiteSettings,
   SiteSettingsRepository,
   type StockToAllocate,
@@ -91,6 +93,7 @@ interface Stubs {
   readonly picking?: Partial<Context.Tag.Service<PickingRepository>>
   readonly orders?: Partial<Context.Tag.Service<OrderRepository>>
   readonly settings?: Partial<SiteSettings>
+  readonly units?: Partial<Context.Tag.Service<ShippingUnitRepository>>
   /** What `lockStock` finds of SKU A. */
   readonly stock?: ReadonlyArray<StockToAllocate>
   /** The managed locations. */
@@ -158,6 +161,11 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
       ),
       makeTestLayer(SiteSettingsRepository)({
         get: () => Effect.succeed({ ...defaultSiteSettings, ...stubs.settings })
+      }, log),
+      makeTestLayer(ShippingUnitRepository)({
+        ofOrder: () => Effect.succeed([]),
+        shipOrder: () => Effect.void,
+        ...stubs.units
       }, log),
       makeTestLayer(LocationRepository)({
         lockMany: (_, locIds) => Effect.succeed(locIds.filter((id) => stubs.locations?.includes(id)).map(managed))
@@ -519,8 +527,10 @@ describe("Picking", () => {
         "OrderRepository.lock",
         "PickingRepository.openTasksOfOrder",
         "PickingRepository.pickedClaims",
+        "SiteSettingsRepository.get",
         "InventoryRepository.appendTransactions",
         "PickingRepository.shipLines",
+        "ShippingUnitRepository.shipOrder",
         "WaveRepository.setOrderStatuses",
         "OrderRepository.find",
         "Transactor.commit"
@@ -620,6 +630,50 @@ describe("Picking", () => {
         false,
         "Transactor.rollback"
       ])
+    }))
+
+  it.effect("ship with pack_before_ship waits until all it picked is packed and every unit is closed", () =>
+    Effect.gen(function*() {
+      const unit = (status_id: number, qty: number, parent_id: number | null = null) =>
+        ({
+          id: 1,
+          parent_id,
+          status_id,
+          lines: qty === 0 ? [] : [{ order_line: 1, sku_id: "A", qty, each_weight: null }]
+        }) as unknown as ShippingUnitRow
+      const attempt = (units: ReadonlyArray<ShippingUnitRow>, pack_before_ship = true) => {
+        const log = new CallLog()
+        const stubs: Stubs = {
+          settings: { pack_before_ship },
+          orders: {
+            find: () => Effect.succeed(Option.some(order(18, 0))),
+            lock: () => Effect.succeed(Option.some(18))
+          },
+          picking: {
+            openTasksOfOrder: () => Effect.succeed(0),
+            pickedClaims: () => Effect.succeed([task({ status: "picked" })]),
+            shipLines: () => Effect.void
+          },
+          units: { ofOrder: () => Effect.succeed(units) }
+        }
+        return Effect.map(
+          Effect.either(withPicking(log, stubs, (picking) => picking.ship(siteActor, "SO-7"))),
+          (result) => [result._tag === "Left" ? result.left.message : "shipped", log.methods.at(-1)]
+        )
+      }
+      // Line 1 picked 3.
+      assert.deepStrictEqual(yield* attempt([]), ["Order SO-7 has 3 picked units not packed", "Transactor.rollback"])
+      assert.deepStrictEqual(yield* attempt([unit(20, 2)]), [
+        "Order SO-7 has 1 picked units not packed",
+        "Transactor.rollback"
+      ])
+      // A closed carton on an open pallet holds the ship until the pallet closes.
+      assert.deepStrictEqual(yield* attempt([unit(1, 0), unit(20, 3, 1)]), [
+        "Order SO-7 has 1 shipping units not closed",
+        "Transactor.rollback"
+      ])
+      assert.deepStrictEqual(yield* attempt([unit(20, 0), unit(20, 3, 1)]), ["shipped", "Transactor.commit"])
+      assert.deepStrictEqual(yield* attempt([], false), ["shipped", "Transactor.commit"])
     }))
 
   it.effect("ship of an order that is missing or gone before its lock is a 404", () =>

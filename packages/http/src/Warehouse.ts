@@ -23,6 +23,7 @@ import {
   ReceiptPutawayLive,
   Receiving,
   Replenishment,
+  ShippingUnits,
   SiteSettingsService,
   SkuGroups,
   Skus,
@@ -78,6 +79,7 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     WaveDefinitions.Default,
     PickFaces.Default,
     Picking.Default,
+    ShippingUnits.Default,
     Webhooks.Default,
     EventSubscriptions.Default,
     ReceiptPutawayLive

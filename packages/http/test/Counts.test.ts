@@ -213,7 +213,10 @@ for (const [label, server] of serverOnApiTestStores) {
           reallocate_short_picks: false,
           backorders: false,
           count_on_short_pick: false,
-          count_variance_threshold: { percent: null, units: 1 }
+          count_variance_threshold: { percent: null, units: 1 },
+          gs1_company_prefix: null,
+          sscc_extension_digit: 0,
+          pack_before_ship: false
         })
         const counter = yield* plainUser(t.P, t.p)
         const created = yield* counter.post("/counts", { loc_id: "L-1", blind: true })

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  CompanyPrefixMissing,
   CountBelowTasked,
   CountNotFound,
   CountWrongState,
@@ -8,12 +9,14 @@ import {
   InvalidInput,
   isConflict,
   isNotFound,
+  isValidSscc,
   LocationExists,
   MovementTaskClosed,
   MovementTaskNotFound,
   NotAPickFace,
   OrderExists,
   OrderNotFound,
+  PackedExceedsPicked,
   PickFaceNotFound,
   Unauthenticated,
   WaveNotFound
@@ -244,6 +247,40 @@ describe("the Promise facade's warehouse cycle", () => {
         assert.instanceOf(await rejection(wms.pickFaces.get("BOLT", "PF-1")), PickFaceNotFound)
       })
     }).pipe(Effect.orDie).pipe(Effect.scoped), { timeout: 60_000 })
+})
+
+describe("the Promise facade's shipping units", () => {
+  it.effect(
+    "creates units with the site's SSCCs, answers the packing list, and rejects with packing's errors",
+    () =>
+      Effect.scoped(
+        Effect.gen(function*() {
+          const file = yield* freshSqliteFile
+          const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+          yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+          yield* Effect.promise(async () => {
+            await wms.skus.create({ sku_id: "BOLT", description: "Bolt" })
+            await wms.orders.create({ order_id: "SO-1", lines: [{ sku_id: "BOLT", qty: 2 }] })
+            const carton = { order_id: "SO-1", unit_type: "Carton" } as const
+            assert.instanceOf(await rejection(wms.shippingUnits.createShippingUnit(carton)), CompanyPrefixMissing)
+            await wms.sites.updateSettings("main", { gs1_company_prefix: "0614141" })
+            const unit = await wms.shippingUnits.createShippingUnit(carton)
+            assert.isTrue(isValidSscc(unit.sscc))
+            assert.deepStrictEqual(await wms.shippingUnits.getShippingUnit(unit.id), unit)
+            // Nothing of the order is picked yet.
+            const more = await rejection(wms.shippingUnits.addShippingUnitLine(unit.id, { order_line: 1, qty: 1 }))
+            assert.instanceOf(more, PackedExceedsPicked)
+            const list = await wms.shippingUnits.getPackingList("SO-1")
+            assert.deepStrictEqual(typeof list === "string" ? list : list.units.map((u) => u.sscc), [unit.sscc])
+            assert.deepStrictEqual((await wms.orders.get("SO-1")).shipping_units, [
+              { sscc: unit.sscc, unit_type: "Carton", parent_sscc: null, weight: 0, tracking_number: null }
+            ])
+            assert.deepStrictEqual(await wms.shippingUnits.listShippingUnits({ order_id: "SO-1" }), [unit])
+          })
+        }).pipe(Effect.orDie)
+      ),
+    { timeout: 60_000 }
+  )
 })
 
 describe("createWarehouse", () => {

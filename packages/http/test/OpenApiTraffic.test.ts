@@ -261,6 +261,27 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("the OpenAPI docu
       const task = json(yield* okCall("GET", `/tasks?wave_id=${wave}`))[0].id
       // A short pick: the 2 not found become a lost-and-found item.
       yield* okCall("POST", `/tasks/${task}/confirm`, { qty: 8 })
+      // Packed into a carton on a pallet, then shipped by unit.
+      yield* okCall("PUT", "/sites/main/settings", { gs1_company_prefix: "0614141" })
+      const pallet = json(yield* okCall("POST", "/shipping-units", { order_id: "SO-1", unit_type: "Pallet" })).id
+      const carton = json(
+        yield* okCall("POST", "/shipping-units", {
+          order_id: "SO-1",
+          unit_type: "Carton",
+          parent_id: pallet,
+          lines: [{ order_line: 1, qty: 7 }]
+        })
+      ).id
+      const spare = json(yield* okCall("POST", "/shipping-units", { order_id: "SO-1", unit_type: "Carton" })).id
+      yield* okCall("POST", `/shipping-units/${spare}/lines`, { order_line: 1, qty: 1 })
+      yield* okCall("DELETE", `/shipping-units/${spare}/lines/1`)
+      yield* okCall("DELETE", `/shipping-units/${spare}`)
+      yield* okCall("POST", `/shipping-units/${carton}/lines`, { order_line: 1, qty: 1 })
+      yield* okCall("POST", `/shipping-units/${carton}/close`)
+      yield* okCall("PUT", `/shipping-units/${pallet}`, { tracking_number: "1Z999" })
+      yield* okCall("GET", `/shipping-units/${carton}`)
+      yield* okCall("GET", "/shipping-units?order_id=SO-1&limit=1")
+      yield* okCall("GET", "/orders/SO-1/packing-list")
       yield* okCall("POST", "/orders/SO-1/ship")
       yield* okCall("GET", `/inventory/lostandfound/${json(yield* okCall("GET", "/inventory/lostandfound"))[0].id}`)
 

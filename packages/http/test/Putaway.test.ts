@@ -211,7 +211,10 @@ for (const [label, server] of serverOnApiTestStores) {
           reallocate_short_picks: false,
           backorders: false,
           count_on_short_pick: false,
-          count_variance_threshold: { percent: null, units: null }
+          count_variance_threshold: { percent: null, units: null },
+          gs1_company_prefix: null,
+          sscc_extension_digit: 0,
+          pack_before_ship: false
         })
         expect204(yield* t.P.put(path, { putaway_on_receipt: true }))
         expect204(yield* t.P.put(path, {}))
@@ -220,7 +223,10 @@ for (const [label, server] of serverOnApiTestStores) {
           reallocate_short_picks: false,
           backorders: false,
           count_on_short_pick: false,
-          count_variance_threshold: { percent: null, units: null }
+          count_variance_threshold: { percent: null, units: null },
+          gs1_company_prefix: null,
+          sscc_extension_digit: 0,
+          pack_before_ship: false
         })
         expectError(
           yield* t.P.put(path, { putaway_on_receipt: "yes" }),
@@ -254,7 +260,10 @@ for (const [label, server] of serverOnApiTestStores) {
           reallocate_short_picks: false,
           backorders: false,
           count_on_short_pick: false,
-          count_variance_threshold: { percent: null, units: null }
+          count_variance_threshold: { percent: null, units: null },
+          gs1_company_prefix: null,
+          sscc_extension_digit: 0,
+          pack_before_ship: false
         })
       }))
 

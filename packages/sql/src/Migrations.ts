@@ -511,6 +511,47 @@ const shortPicks = Effect.gen(function*() {
   }
 })
 
+// Packing (spec §4): shipping units of one order each, their SSCC unique on the site, their lines
+// one per order line (`shipping_units_order` finds an order's units, for its record too); the
+// site settings of SSCCs and of ship by unit. The SSCC serial is the site's `sscc` counter.
+const shippingUnits = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const real = double(sql)
+  yield* sql`ALTER TABLE site_settings ADD COLUMN gs1_company_prefix TEXT`
+  yield* sql`ALTER TABLE site_settings ADD COLUMN sscc_extension_digit INTEGER NOT NULL DEFAULT 0
+    CHECK (sscc_extension_digit BETWEEN 0 AND 9)`
+  yield* sql`ALTER TABLE site_settings ADD COLUMN pack_before_ship INTEGER NOT NULL DEFAULT 0
+    CHECK (pack_before_ship IN (0, 1))`
+  yield* sql`CREATE TABLE shipping_units (
+    id ${serialPrimaryKey(sql)},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    sscc TEXT NOT NULL,
+    order_ref INTEGER NOT NULL REFERENCES orders (id),
+    unit_type TEXT NOT NULL CHECK (unit_type IN ('Carton', 'Pallet')),
+    parent_id INTEGER REFERENCES shipping_units (id),
+    status_id INTEGER NOT NULL,
+    tare_weight ${real} NOT NULL,
+    weight ${real} NOT NULL,
+    length ${real},
+    width ${real},
+    height ${real},
+    tracking_number TEXT,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    UNIQUE (site_id, sscc)
+  )`
+  yield* sql`CREATE INDEX shipping_units_order ON shipping_units (order_ref, id)`
+  yield* sql`CREATE INDEX shipping_units_owner ON shipping_units (site_id, client_id)`
+  yield* sql`CREATE TABLE shipping_unit_lines (
+    unit_id INTEGER NOT NULL REFERENCES shipping_units (id),
+    order_line INTEGER NOT NULL,
+    sku_id TEXT NOT NULL,
+    qty INTEGER NOT NULL CHECK (qty >= 1),
+    PRIMARY KEY (unit_id, order_line)
+  )`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -525,5 +566,7 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0090_warehouse_cycle": warehouseCycle,
   "0100_cycle_counts": cycleCounts,
   "0110_pick_faces": pickFaces,
-  "0120_short_picks": shortPicks
+  "0120_short_picks": shortPicks,
+  // After 0120: the migrator runs only keys above the latest it ran, and each number once.
+  "0140_shipping_units": shippingUnits
 }

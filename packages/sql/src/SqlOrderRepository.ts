@@ -10,6 +10,7 @@ import {
   type OrderLineWrite,
   OrderRepository,
   type OrderRow,
+  type OrderUnitRow,
   type Scope,
   type StoredOrder
 } from "@wms/core"
@@ -20,30 +21,46 @@ import { first, query, returnsRow, rows } from "./Query.js"
 
 // An order's lines as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]`: one row per
 // order reads far fewer cells than a join repeating the header on every line.
-type OrderRowWithLines = OrderRow & { readonly lines: string | null }
+type OrderRowWithLines = OrderRow & { readonly lines: string | null; readonly units?: string | null }
 
 type LineTuple = readonly [number, string, number, number, number, number]
 
+// A shipping unit of the order as `[id, sscc, unit_type, parent_id, weight, tracking_number]`.
+type UnitTuple = readonly [number, string, "Carton" | "Pallet", number | null, number, string | null]
+
+const toUnits = (units: string | null): ReadonlyArray<OrderUnitRow> =>
+  units === null ? [] : (JSON.parse(units) as ReadonlyArray<UnitTuple>).map(
+    ([id, sscc, unit_type, parent_id, weight, tracking_number]) => ({
+      id,
+      sscc,
+      unit_type,
+      parent_id,
+      weight,
+      tracking_number
+    })
+  )
+
 // The header's fields named one by one: a rest pattern (`{ lines, ...header }`) copies them several
 // times slower, and a list reads a hundred rows.
-const toStored = (row: OrderRowWithLines): StoredOrder => ({
-  header: {
-    ref: row.ref,
-    order_id: row.order_id,
-    client_id: row.client_id,
-    order_date: row.order_date,
-    status_id: row.status_id,
-    customer_id: row.customer_id,
-    customer_name: row.customer_name,
-    customer_town: row.customer_town,
-    ship_by_date: row.ship_by_date,
-    carrier_name: row.carrier_name,
-    ship_dock: row.ship_dock,
-    created_at: row.created_at,
-    created_by: row.created_by,
-    backorder_of: row.backorder_of
-  },
-  lines: row.lines === null ? [] : (JSON.parse(row.lines) as ReadonlyArray<LineTuple>).map(
+const headerOf = (row: OrderRowWithLines): OrderRow => ({
+  ref: row.ref,
+  order_id: row.order_id,
+  client_id: row.client_id,
+  order_date: row.order_date,
+  status_id: row.status_id,
+  customer_id: row.customer_id,
+  customer_name: row.customer_name,
+  customer_town: row.customer_town,
+  ship_by_date: row.ship_by_date,
+  carrier_name: row.carrier_name,
+  ship_dock: row.ship_dock,
+  created_at: row.created_at,
+  created_by: row.created_by,
+  backorder_of: row.backorder_of
+})
+
+const linesOf = (row: OrderRowWithLines): ReadonlyArray<OrderLineRow> =>
+  row.lines === null ? [] : (JSON.parse(row.lines) as ReadonlyArray<LineTuple>).map(
     ([line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]): OrderLineRow => ({
       line,
       sku_id,
@@ -53,6 +70,15 @@ const toStored = (row: OrderRowWithLines): StoredOrder => ({
       qty_backordered
     })
   )
+
+/** An order of a list: without its shipping units, which only the single record shows. */
+const toStored = (row: OrderRowWithLines): StoredOrder => ({ header: headerOf(row), lines: linesOf(row) })
+
+/** An order read alone, with its shipping units. */
+const toRecord = (row: OrderRowWithLines): StoredOrder => ({
+  header: headerOf(row),
+  lines: linesOf(row),
+  units: toUnits(row.units ?? null)
 })
 
 /** A statement whose `WHERE` starts with the scope's rule, and the parameters that follow it. */
@@ -87,16 +113,26 @@ export const layer = Layer.effect(
     const joins = `LEFT JOIN customers c ON c.id = o.customer_id
       LEFT JOIN carriers k ON k.id = o.carrier_id`
     const selectWithLines = `SELECT ${headerColumns}, ${linesColumn} FROM orders o ${joins}`
+    // A single order's record shows its shipping units (packing spec §4 P5): one probe of the
+    // index `shipping_units_order`, which finds nothing for an order never packed.
+    const unitValues = "u.id, u.sscc, u.unit_type, u.parent_id, u.weight, u.tracking_number"
+    const unitsColumn = `(SELECT ${
+      sql.onDialectOrElse({
+        pg: () => `CAST(json_agg(json_build_array(${unitValues}) ORDER BY u.id) AS TEXT)`,
+        orElse: () => `json_group_array(json_array(${unitValues}) ORDER BY u.id)`
+      })
+    } FROM shipping_units u WHERE u.order_ref = o.id HAVING count(*) > 0) AS units`
+    const selectRecord = `SELECT ${headerColumns}, ${linesColumn}, ${unitsColumn} FROM orders o ${joins}`
 
     const listWithLines = owned<OrderRowWithLines>("o", (owner) => `${selectWithLines} WHERE ${owner} ORDER BY o.id`)
     const listHeaders = owned<OrderRowWithLines>(
       "o",
       (owner) => `SELECT ${headerColumns}, NULL AS lines FROM orders o ${joins} WHERE ${owner} ORDER BY o.id`
     )
-    const findOrder = owned<OrderRowWithLines>("o", (owner) => `${selectWithLines} WHERE ${owner} AND o.order_id = ?`)
+    const findOrder = owned<OrderRowWithLines>("o", (owner) => `${selectRecord} WHERE ${owner} AND o.order_id = ?`)
     // A wave start reads the views of all its orders, a few hundred at a time.
     const refIn = inIntegers(sql, "o.id")
-    const findOrders = prepared.prepare<OrderRowWithLines>(`${selectWithLines} WHERE ${refIn.text} ORDER BY o.id`)
+    const findOrders = prepared.prepare<OrderRowWithLines>(`${selectRecord} WHERE ${refIn.text} ORDER BY o.id`)
     const insertOrder = prepared.prepare<{ id: number }>(`INSERT INTO orders
       (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
         created_at, created_by)
@@ -139,8 +175,8 @@ export const layer = Layer.effect(
 
     return OrderRepository.of({
       list: (scope, withLines) => rows((withLines ? listWithLines : listHeaders)(scope, []), toStored),
-      find: (scope, orderId) => first(findOrder(scope, [orderId]), toStored),
-      findMany: (refs) => rows(findOrders([refIn.bind([...new Set(refs)])]), toStored),
+      find: (scope, orderId) => first(findOrder(scope, [orderId]), toRecord),
+      findMany: (refs) => rows(findOrders([refIn.bind([...new Set(refs)])]), toRecord),
       insert: (order) =>
         first(
           insertOrder([
@@ -172,8 +208,12 @@ export const layer = Layer.effect(
         ),
       remove: (ref) =>
         query(Effect.gen(function*() {
-          // Explicit, so the lines go even where foreign keys are not enforced.
+          // Explicit, so the lines go even where foreign keys are not enforced. An order that may
+          // be deleted has nothing picked, so its shipping units (if any) are empty cartons and pallets.
           yield* sql`DELETE FROM order_lines WHERE order_ref = ${ref}`
+          yield* sql`DELETE FROM shipping_unit_lines
+            WHERE unit_id IN (SELECT id FROM shipping_units WHERE order_ref = ${ref})`
+          yield* sql`DELETE FROM shipping_units WHERE order_ref = ${ref}`
           yield* sql`DELETE FROM orders WHERE id = ${ref}`
         })),
       lineNumbers: (ref) =>

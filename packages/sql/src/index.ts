@@ -20,6 +20,7 @@ import * as SqlPickingRepository from "./SqlPickingRepository.js"
 import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
+import * as SqlShippingUnitRepository from "./SqlShippingUnitRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
 import * as SqlSiteSettingsRepository from "./SqlSiteSettingsRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
@@ -56,5 +57,6 @@ export const repositories = Layer.mergeAll(
   SqlMovementTaskRepository.layer,
   SqlSiteSettingsRepository.layer,
   SqlCountRepository.layer,
-  SqlPickFaceRepository.layer
+  SqlPickFaceRepository.layer,
+  SqlShippingUnitRepository.layer
 )

@@ -18,6 +18,20 @@ const Units = Schema.Number.pipe(
   })
 )
 
+// A GS1 company prefix is 7 to 10 digits (spec §4 P1); the SSCC's serial fills the rest.
+const CompanyPrefix = Schema.String.pipe(
+  Schema.filter((s) => /^\d{7,10}$/.test(s), {
+    message: () => "must be a GS1 company prefix of 7 to 10 digits",
+    jsonSchema: { pattern: "^\\d{7,10}$" }
+  })
+)
+const ExtensionDigit = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 9, {
+    message: () => "must be a digit from 0 to 9",
+    jsonSchema: { type: "integer", minimum: 0, maximum: 9 }
+  })
+)
+
 /**
  * How far a count line may be off without an admin's approval (warehouse cycle Decided 4): a line
  * is within when `|variance| ≤ units` (if set) and `|variance| ≤ percent × expected / 100` (if
@@ -39,7 +53,13 @@ export const SiteSettings = Schema.Struct({
   backorders: Schema.Boolean,
   /** Whether a short pick opens a control count of the location it was short at. */
   count_on_short_pick: Schema.Boolean,
-  count_variance_threshold: CountVarianceThreshold
+  count_variance_threshold: CountVarianceThreshold,
+  /** The GS1 company prefix the site's SSCCs are made with (spec §4 P1); none: it makes none. */
+  gs1_company_prefix: Schema.NullOr(Schema.String),
+  /** The extension digit that starts the site's SSCCs, 0 to 9. */
+  sscc_extension_digit: Schema.Number,
+  /** Whether an order ships only once all it picked is packed in closed shipping units (spec §4 P5). */
+  pack_before_ship: Schema.Boolean
 })
 export type SiteSettings = typeof SiteSettings.Type
 
@@ -49,7 +69,10 @@ export const defaultSiteSettings: SiteSettings = {
   reallocate_short_picks: false,
   backorders: false,
   count_on_short_pick: false,
-  count_variance_threshold: { percent: null, units: null }
+  count_variance_threshold: { percent: null, units: null },
+  gs1_company_prefix: null,
+  sscc_extension_digit: 0,
+  pack_before_ship: false
 }
 
 /** The body of `PUT /sites/:id/settings`: the fields present change, the others stay. */
@@ -62,6 +85,10 @@ export const SiteSettingsUpdate = Schema.Struct({
   count_variance_threshold: Schema.optional(Schema.Struct({
     percent: Schema.optionalWith(Schema.NullOr(Percent), { default: () => null }),
     units: Schema.optionalWith(Schema.NullOr(Units), { default: () => null })
-  }))
+  })),
+  /** `null` removes the prefix: the site makes no SSCCs, though a client may still give its own. */
+  gs1_company_prefix: Schema.optional(Schema.NullOr(CompanyPrefix)),
+  sscc_extension_digit: Schema.optional(ExtensionDigit),
+  pack_before_ship: Schema.optional(Schema.Boolean)
 })
 export type SiteSettingsUpdate = typeof SiteSettingsUpdate.Type

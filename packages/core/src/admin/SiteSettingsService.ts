@@ -43,7 +43,12 @@ export class SiteSettingsService extends Effect.Service<SiteSettingsService>()("
           reallocate_short_picks: patch.reallocate_short_picks ?? current.reallocate_short_picks,
           backorders: patch.backorders ?? current.backorders,
           count_on_short_pick: patch.count_on_short_pick ?? current.count_on_short_pick,
-          count_variance_threshold: patch.count_variance_threshold ?? current.count_variance_threshold
+          count_variance_threshold: patch.count_variance_threshold ?? current.count_variance_threshold,
+          gs1_company_prefix: patch.gs1_company_prefix === undefined
+            ? current.gs1_company_prefix
+            : patch.gs1_company_prefix,
+          sscc_extension_digit: patch.sscc_extension_digit ?? current.sscc_extension_digit,
+          pack_before_ship: patch.pack_before_ship ?? current.pack_before_ship
         })
       }))
     })

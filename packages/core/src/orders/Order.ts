@@ -39,8 +39,25 @@ const orderHeader = {
   backorder_of: Schema.optional(Schema.String)
 }
 
-/** An order as `GET /orders/:id` shows it (§2.2). */
-export const Order = Schema.Struct({ ...orderHeader, lines: Schema.Array(OrderLine) })
+/** A shipping unit of the order as its record shows it (packing spec §4 P5); its lines are in the packing list. */
+export const OrderShippingUnit = Schema.Struct({
+  sscc: Schema.String,
+  unit_type: Schema.Literal("Carton", "Pallet"),
+  parent_sscc: Schema.NullOr(Schema.String),
+  weight: Schema.Number,
+  tracking_number: Schema.NullOr(Schema.String)
+})
+export type OrderShippingUnit = typeof OrderShippingUnit.Type
+
+/**
+ * An order as `GET /orders/:id` shows it (§2.2), with its shipping units (`[]` when none), which
+ * the events whose data is the order carry too.
+ */
+export const Order = Schema.Struct({
+  ...orderHeader,
+  lines: Schema.Array(OrderLine),
+  shipping_units: Schema.Array(OrderShippingUnit)
+})
 export type Order = typeof Order.Type
 
 /** An order in `GET /orders`: without `lines` when they are suppressed by `lines=false`. */

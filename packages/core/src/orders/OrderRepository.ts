@@ -35,10 +35,24 @@ export interface OrderLineRow {
   readonly qty_backordered: number
 }
 
-/** An order with its lines, ordered by line number. */
+/** A shipping unit of an order, as the order's record shows it. */
+export interface OrderUnitRow {
+  readonly id: number
+  readonly sscc: string
+  readonly unit_type: "Carton" | "Pallet"
+  readonly parent_id: number | null
+  readonly weight: number
+  readonly tracking_number: string | null
+}
+
+/**
+ * An order with its lines, ordered by line number, and, read as a single order (`find`,
+ * `findMany`), its shipping units by id.
+ */
 export interface StoredOrder {
   readonly header: OrderRow
   readonly lines: ReadonlyArray<OrderLineRow>
+  readonly units?: ReadonlyArray<OrderUnitRow> | undefined
 }
 
 /** The header fields a write may set. */
@@ -69,9 +83,9 @@ export interface OrderLineWrite {
 export class OrderRepository extends Context.Tag("@wms/core/OrderRepository")<OrderRepository, {
   /** The orders `scope` may see, oldest first; with their lines when `withLines`, else with none. */
   readonly list: (scope: Scope, withLines: boolean) => Effect.Effect<ReadonlyArray<StoredOrder>>
-  /** The order `orderId` when `scope` may see it. */
+  /** The order `orderId` when `scope` may see it, with its shipping units. */
   readonly find: (scope: Scope, orderId: string) => Effect.Effect<Option.Option<StoredOrder>>
-  /** The orders with these record ids, with their lines, in id order; for events about many orders. */
+  /** The orders with these record ids, with their lines and shipping units, in id order; for events about many orders. */
   readonly findMany: (refs: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<StoredOrder>>
   /** Inserts the order; none when its id is taken on the site. Yields its key. */
   readonly insert: (order: NewOrderRow) => Effect.Effect<Option.Option<number>>

@@ -5,8 +5,8 @@
 import { formatDateTime } from "../shared/Formats.js"
 import { statusDescription, type StatusId, statusObject } from "../shared/Status.js"
 import { composeCustomerName } from "./CustomerName.js"
-import type { Order, OrderLine } from "./Order.js"
-import type { OrderLineRow, OrderRow, StoredOrder } from "./OrderRepository.js"
+import type { Order, OrderLine, OrderListItem, OrderShippingUnit } from "./Order.js"
+import type { OrderLineRow, OrderRow, OrderUnitRow, StoredOrder } from "./OrderRepository.js"
 
 /** The description of a status id, for the order statuses the store may hold. */
 export const describeStatus = (statusId: number) => statusDescription(statusId as StatusId) ?? `status ${statusId}`
@@ -54,8 +54,28 @@ export const toOrderHeader = (row: OrderRow, timeZone: string) => {
   return row.backorder_of === null ? header : { ...header, backorder_of: row.backorder_of }
 }
 
-/** An order as `GET /orders/:id` shows it. */
-export const toOrder = ({ header, lines }: StoredOrder, timeZone: string): Order => ({
+/** The shipping units of an order as its record shows them, a carton with its pallet's SSCC. */
+const toShippingUnits = (units: ReadonlyArray<OrderUnitRow>): ReadonlyArray<OrderShippingUnit> => {
+  if (units.length === 0) return []
+  const ssccs = new Map(units.map((unit) => [unit.id, unit.sscc]))
+  return units.map((unit) => ({
+    sscc: unit.sscc,
+    unit_type: unit.unit_type,
+    parent_sscc: unit.parent_id === null ? null : ssccs.get(unit.parent_id) ?? null,
+    weight: unit.weight,
+    tracking_number: unit.tracking_number
+  }))
+}
+
+/** An order in `GET /orders` with its lines. */
+export const toOrderListItem = ({ header, lines }: StoredOrder, timeZone: string): OrderListItem => ({
   ...toOrderHeader(header, timeZone),
   lines: lines.map((line) => toLine(header.order_id, line))
+})
+
+/** An order as `GET /orders/:id` shows it. */
+export const toOrder = ({ header, lines, units }: StoredOrder, timeZone: string): Order => ({
+  ...toOrderHeader(header, timeZone),
+  lines: lines.map((line) => toLine(header.order_id, line)),
+  shipping_units: units === undefined ? [] : toShippingUnits(units)
 })

@@ -21,7 +21,7 @@ import { assignLineNumbers } from "./LineNumbering.js"
 import type { NewOrder, NewOrderLine, OrderLineUpdate, OrderListItem, OrderUpdate } from "./Order.js"
 import { OrderAllocations } from "./OrderAllocations.js"
 import { type OrderFields, type OrderLineWrite, OrderRepository, type OrderRow } from "./OrderRepository.js"
-import { describeStatus, toOrder, toOrderHeader } from "./OrderView.js"
+import { describeStatus, toOrder, toOrderHeader, toOrderListItem } from "./OrderView.js"
 
 // A dock of "" is no dock: an absent value is null, never "".
 const dock = (value: string | null) => (value === null || value.trim() === "" ? null : value)
@@ -97,7 +97,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       const timeZone = yield* TimeZone
       const stored = yield* orders.list(actor.scope, options.lines)
       return options.lines
-        ? stored.map((order): OrderListItem => toOrder(order, timeZone))
+        ? stored.map((order): OrderListItem => toOrderListItem(order, timeZone))
         : stored.map((order): OrderListItem => toOrderHeader(order.header, timeZone))
     })
 

@@ -3,7 +3,8 @@
  * the picked stock off the content (a Pick transaction) and any rest as lost (a Lost transaction
  * and a lost-and-found item), raises the line's `qty_picked`, and moves the order, claimset and
  * wave on. Shipping an order whose tasks are all done ships what was picked. One transaction per
- * call; concurrent confirmations of one task close it once.
+ * call; concurrent confirmations of one task close it once. Shipping makes the order's shipping
+ * units Shipped, and with `pack_before_ship` waits for them (spec §4 P5).
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
@@ -12,6 +13,8 @@ import { TextIdFromPath } from "../masterdata/MasterData.js"
 import { OrderNotFound } from "../orders/Errors.js"
 import { OrderRepository, type OrderRow } from "../orders/OrderRepository.js"
 import { toOrder } from "../orders/OrderView.js"
+import { shipGate } from "../packing/ShipGate.js"
+import { ShippingUnitRepository } from "../packing/ShippingUnitRepository.js"
 import { Replenishment } from "../replenishment/Replenishment.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
@@ -88,6 +91,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const replenishment = yield* Replenishment
     const siteSettings = yield* SiteSettingsRepository
     const locations = yield* LocationRepository
+    const shippingUnits = yield* ShippingUnitRepository
 
     const tasks = Effect.fnUntraced(function*(actor: Actor, query: TaskQuery) {
       const { limit, offset, ...filter } = query
@@ -211,6 +215,13 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
       if (claims.length === 0) {
         return yield* new OrderNothingPicked({ orderId })
       }
+      // Ship by unit (spec §4 P5): the lines as they are under the order's lock, against its units.
+      if ((yield* siteSettings.get(actor.scope.site_id)).pack_before_ship) {
+        const locked = yield* orders.find(actor.scope, orderId)
+        if (Option.isNone(locked)) return yield* new OrderNotFound({ orderId })
+        const refused = shipGate(orderId, locked.value.lines, yield* shippingUnits.ofOrder(ref))
+        if (Option.isSome(refused)) return yield* refused.value
+      }
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* inventory.appendTransactions(claims.map((claim) =>
         Ledger.entry("Shipment", claim, {
@@ -223,6 +234,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
         })
       ))
       yield* picking.shipLines(ref)
+      yield* shippingUnits.shipOrder(ref)
       yield* waves.setOrderStatuses(new Map([[ref, Status.Shipped as StatusId]]))
       const shipped = yield* orders.find(actor.scope, orderId)
       if (Option.isNone(shipped)) return yield* new OrderNotFound({ orderId })

@@ -18,6 +18,7 @@ import { PickFacesApi, ReplenishmentApi } from "./pick-faces/PickFacesApi.js"
 import { PickingApi } from "./picking/PickingApi.js"
 import { PreAdvicesApi } from "./pre-advices/PreAdvicesApi.js"
 import { ReceivingApi } from "./receiving/ReceivingApi.js"
+import { ShippingUnitsApi } from "./shipping-units/ShippingUnitsApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./skus/SkusApi.js"
 import { SystemApi } from "./system/SystemApi.js"
 import { WaveDefinitionsApi } from "./wave-definitions/WaveDefinitionsApi.js"
@@ -52,6 +53,10 @@ export const features = [
   ),
   feature(WavesApi, () => import("./waves/WavesHandlers.js").then((_) => _.WavesHandlers)),
   feature(PickingApi, () => import("./picking/PickingHandlers.js").then((_) => _.PickingHandlers)),
+  feature(
+    ShippingUnitsApi,
+    () => import("./shipping-units/ShippingUnitsHandlers.js").then((_) => _.ShippingUnitsHandlers)
+  ),
   feature(WebhooksApi, () => import("./webhooks/WebhooksHandlers.js").then((_) => _.WebhooksHandlers)),
   feature(ImportExportApi, () => import("./import-export/ImportExportHandlers.js").then((_) => _.ImportExportHandlers))
 ] as const

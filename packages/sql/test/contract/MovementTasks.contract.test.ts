@@ -150,7 +150,10 @@ onEachStore("SiteSettingsRepository", (it) => {
         reallocate_short_picks: true,
         backorders: true,
         count_on_short_pick: true,
-        count_variance_threshold: { percent: 2.5, units: 3 }
+        count_variance_threshold: { percent: 2.5, units: 3 },
+        gs1_company_prefix: "0614141",
+        sscc_extension_digit: 9,
+        pack_before_ship: true
       }
       yield* settings.put(siteId, shortPicks)
       assert.deepStrictEqual(yield* settings.get(siteId), shortPicks)

@@ -113,7 +113,9 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       .addError(onTheWire(OrderNotFound))
       .annotate(
         OpenApi.Description,
-        "The order with its lines. Missing in the scope: 404 `Order with OrderID <id> not found`."
+        "The order with its lines and its shipping units (`shipping_units`: `[{sscc, unit_type, parent_sscc, " +
+          "weight, tracking_number}]` by id, `[]` when none; their lines are in `GET /orders/:id/packing-list`). " +
+          "Missing in the scope: 404 `Order with OrderID <id> not found`."
       )
   )
   .add(

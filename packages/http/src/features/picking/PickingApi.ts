@@ -8,8 +8,10 @@ import {
   OrderIdFromPath,
   OrderNotFound,
   OrderNothingPicked,
+  OrderNotPacked,
   OrderShipped,
   OrderTasksOpen,
+  OrderUnitsOpen,
   RecordIdFromPath,
   TaskNotFound,
   TaskQuery
@@ -75,6 +77,8 @@ export class PickingApi extends HttpApiGroup.make("picking")
       .addError(onTheWire(OrderShipped))
       .addError(onTheWire(OrderTasksOpen))
       .addError(onTheWire(OrderNothingPicked))
+      .addError(onTheWire(OrderNotPacked))
+      .addError(onTheWire(OrderUnitsOpen))
       .annotate(
         OpenApi.Description,
         "Extension. Ships a picked order: every line's qty_shipped becomes its qty_picked, a Shipment transaction " +
@@ -86,8 +90,12 @@ export class PickingApi extends HttpApiGroup.make("picking")
           "line per backordered line (same line number and SKU, qty = qty_backordered); an `order_backordered` " +
           "event carries it. " +
           "Only an order with no open task and something picked ships: otherwise 409 `Order with OrderID <id> " +
-          "still has open tasks`, `… has nothing picked`, or `… is already shipped`. A missing order: 404 `Order " +
-          "with OrderID <id> not found`. 204."
+          "still has open tasks`, `… has nothing picked`, or `… is already shipped`. With the site setting " +
+          "`pack_before_ship` on (off by default), it ships only once every picked unit is in a shipping unit and " +
+          "every shipping unit of the order is closed: otherwise 409 `Order <id> has <n> picked units not packed`, " +
+          "then `Order <id> has <n> shipping units not closed` (a closed carton on an open pallet holds the ship " +
+          "until the pallet closes). Shipping makes every shipping unit of the order Shipped (19). A missing " +
+          "order: 404 `Order with OrderID <id> not found`. 204."
       )
   )
   .middleware(Authorization)
