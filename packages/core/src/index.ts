@@ -13,7 +13,7 @@ export * from "./shared/Site.js"
 export * from "./shared/Status.js"
 export * as Tenancy from "./shared/Tenancy.js"
 export type { Actor, Owner, Principal, Scope, ScopeTarget } from "./shared/Tenancy.js"
-export { hasLoneSurrogate, loneSurrogateMessage } from "./shared/Text.js"
+export { hasLoneSurrogate, loneSurrogateMessage, StoredText } from "./shared/Text.js"
 export * from "./shared/Transactor.js"
 export * from "./shared/Window.js"
 

@@ -11,6 +11,7 @@ import { Schema } from "effect"
 import type { LocationStatus } from "../locations/Location.js"
 import { TextId } from "../masterdata/MasterData.js"
 import { CalendarDate, maxQuantity } from "../shared/Formats.js"
+import { StoredText } from "../shared/Text.js"
 import { ListWindow } from "../shared/Window.js"
 import { ReasonCode } from "../stock/ReasonCode.js"
 
@@ -101,7 +102,7 @@ export const CountRecord = Schema.Struct({
 })
 export type CountRecord = typeof CountRecord.Type
 
-const Text = Schema.String.pipe(Schema.filter((s) => s.length <= 255 && !s.includes("\u0000"), {
+const Text = StoredText.pipe(Schema.filter((s) => s.length <= 255, {
   message: () => "must be a text of at most 255 characters"
 }))
 const optionalNull = <A, I>(schema: Schema.Schema<A, I>) =>

@@ -6,18 +6,13 @@ import { Schema } from "effect"
 import { invalidField } from "../shared/Errors.js"
 import { ClientId } from "../shared/Ids.js"
 import type { Owner } from "../shared/Tenancy.js"
+import { StoredText } from "../shared/Text.js"
 
-// PostgreSQL cannot take U+0000 in text, not even as a query parameter: refusing it keeps it a 400.
-const hasNoNul = (s: string) => !s.includes("\u0000")
-const nulMessage = { message: () => "must not contain NUL characters" }
-
-const withoutNul = Schema.String.pipe(Schema.filter(hasNoNul, nulMessage))
-
-/** A text id in a path (`sku_id`, `sku_group_id`): any string but one with U+0000. */
-export const TextIdFromPath = withoutNul
+/** A text id in a path (`sku_id`, `sku_group_id`): any text the stores can look up. */
+export const TextIdFromPath = StoredText
 
 /** A required text: a string that is not blank. */
-export const RequiredText = withoutNul.pipe(
+export const RequiredText = StoredText.pipe(
   Schema.filter((s) => s.trim() !== "", { message: () => "must not be empty" })
 )
 
@@ -26,7 +21,7 @@ export const TextId = RequiredText.pipe(
   Schema.filter((s) => s.length <= 64, { message: () => "must be at most 64 characters" })
 )
 
-const EmptyAsNull = Schema.transform(Schema.NullOr(withoutNul), Schema.NullOr(Schema.String), {
+const EmptyAsNull = Schema.transform(Schema.NullOr(StoredText), Schema.NullOr(Schema.String), {
   strict: true,
   decode: (s) => (s === "" ? null : s),
   encode: (s) => s
@@ -40,7 +35,7 @@ export type RowLock = "none" | "share" | "update"
 
 /** The optional `client_id` of a write body that names the owning client. */
 export const OptionalClientId = Schema.optionalWith(
-  Schema.NullOr(ClientId.pipe(Schema.filter(hasNoNul, nulMessage))),
+  Schema.NullOr(ClientId),
   { default: () => null }
 )
 

@@ -8,6 +8,7 @@
 import { Schema } from "effect"
 import { TextId, TextIdFromPath } from "../masterdata/MasterData.js"
 import { Quantity, RecordId } from "../shared/Formats.js"
+import { StoredText } from "../shared/Text.js"
 import { ListWindow } from "../shared/Window.js"
 
 export const MovementTaskTypes = ["Putaway", "Move", "Replenish"] as const
@@ -66,7 +67,7 @@ export const MovementTaskRecord = Schema.Struct({
 export type MovementTaskRecord = typeof MovementTaskRecord.Type
 
 const Reason = Schema.optionalWith(
-  Schema.NullOr(Schema.String.pipe(Schema.filter((s) => s.length <= 255 && !s.includes("\u0000"), {
+  Schema.NullOr(StoredText.pipe(Schema.filter((s) => s.length <= 255, {
     message: () => "must be a text of at most 255 characters"
   }))),
   { default: () => null }

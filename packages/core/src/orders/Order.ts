@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { CalendarDate, maxInteger, Quantity, RecordId } from "../shared/Formats.js"
-import { hasLoneSurrogate, loneSurrogateMessage } from "../shared/Text.js"
+import { StoredText } from "../shared/Text.js"
 import { maxLineNumber } from "./LineNumbering.js"
 
 /** An order line as the API shows it. */
@@ -63,13 +63,6 @@ export type Order = typeof Order.Type
 /** An order in `GET /orders`: without `lines` when they are suppressed by `lines=false`. */
 export const OrderListItem = Schema.Struct({ ...orderHeader, lines: Schema.optional(Schema.Array(OrderLine)) })
 export type OrderListItem = typeof OrderListItem.Type
-
-// A text the stores keep exactly as sent: PostgreSQL refuses U+0000, and a lone surrogate would be
-// stored as U+FFFD, so both are a 400 here rather than a 500 or a silently changed value.
-const StoredText = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
-  Schema.filter((s) => !hasLoneSurrogate(s), { message: () => loneSurrogateMessage })
-)
 
 /** An order id in a path: any text the store can look up; one that does not exist is a 404. */
 export const OrderIdFromPath = StoredText

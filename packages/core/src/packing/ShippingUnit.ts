@@ -5,6 +5,7 @@
 import { Schema } from "effect"
 import { OrderIdFromPath, OrderShippingUnit } from "../orders/Order.js"
 import { maxInteger, Quantity, RecordId, RecordIdFromPath } from "../shared/Formats.js"
+import { StoredText } from "../shared/Text.js"
 import { ListWindow } from "../shared/Window.js"
 import { isValidSscc } from "./Sscc.js"
 
@@ -92,8 +93,7 @@ export const NewShippingUnitLine = Schema.Struct({
 })
 export type NewShippingUnitLine = typeof NewShippingUnitLine.Type
 
-const TrackingNumber = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
+const TrackingNumber = StoredText.pipe(
   Schema.filter((s) => s.length <= 100, { message: () => "must be at most 100 characters" })
 )
 

@@ -5,11 +5,9 @@
 import { JSONSchema, ParseResult, Schema } from "effect"
 import { maxInteger, Quantity } from "../shared/Formats.js"
 import { ClientId } from "../shared/Ids.js"
+import { StoredText } from "../shared/Text.js"
 
-// PostgreSQL cannot keep NUL in text: refused on write, and such an id can name no record.
-const Text = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" })
-)
+const Text = StoredText
 
 /** A pre-advice id in a path. */
 export const PreAdviceIdFromPath = Text

@@ -2,13 +2,9 @@
  * Branded identifiers of the records that scope every request.
  */
 import { Schema } from "effect"
+import { StoredText } from "./Text.js"
 
-// PostgreSQL cannot store U+0000 in text: refusing it in the id keeps it a 400, never a 500.
-const IdText = Schema.String.pipe(
-  Schema.minLength(1),
-  Schema.maxLength(64),
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" })
-)
+const IdText = StoredText.pipe(Schema.minLength(1), Schema.maxLength(64))
 
 /** A warehouse site, e.g. `main`. */
 export const SiteId = IdText.pipe(Schema.brand("SiteId"))

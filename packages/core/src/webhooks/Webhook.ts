@@ -5,6 +5,7 @@
 import { Schema } from "effect"
 import { type EventType, EventTypes } from "../shared/Events.js"
 import type { ClientId, SiteId } from "../shared/Ids.js"
+import { StoredText } from "../shared/Text.js"
 
 /** A webhook as the API shows it; `client_id` (extension) is set for a client's webhook. */
 export const Webhook = Schema.Struct({
@@ -38,8 +39,7 @@ export const WebhookUrl = Schema.String.pipe(
   Schema.filter(isHttpUrl, { message: () => "must be an absolute http(s) URL" })
 )
 
-const Secret = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
+const Secret = StoredText.pipe(
   Schema.filter((s) => s.length <= 1024, { message: () => "must be at most 1024 characters" })
 )
 
