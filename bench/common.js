@@ -95,6 +95,29 @@ export const median = (numbers) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
+/** How many alternated runs a figure needs before its verdict says more than "too few runs". */
+export const minimumRuns = 3
+
+/**
+ * The spread of a figure measured over alternated runs of the engine and its bound: the lowest and
+ * highest of the per-pair ratios (run i of the engine over run i of the bound), and the machine's
+ * load average as the runs started, lowest and highest.
+ */
+export const spreadOf = (engineRuns, boundRuns, value) => {
+  const ratios = engineRuns.map((run, i) => value(run) / value(boundRuns[i]))
+  const loads = [...engineRuns, ...boundRuns].map((run) => run.load)
+  const round2 = (x) => Math.round(x * 100) / 100
+  return {
+    ratio_min: round2(Math.min(...ratios)),
+    ratio_max: round2(Math.max(...ratios)),
+    load_min: Math.min(...loads),
+    load_max: Math.max(...loads)
+  }
+}
+
+/** A verdict on a target: met, missed, or not judged from fewer than `minimumRuns` runs. */
+export const verdict = (met, runs) => (runs < minimumRuns ? `too few runs (${runs})` : met ? "ok" : "MISSED")
+
 /** The machine a report was measured on. */
 export const machine = () => ({
   cpus: cpus().length,

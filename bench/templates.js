@@ -5,6 +5,7 @@
  */
 import { fork } from "node:child_process"
 import { copyFileSync, rmSync } from "node:fs"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import { onAdmin, pgUrl } from "./common.js"
 import { migrate } from "./wave/data.js"
@@ -19,8 +20,10 @@ export const runChild = (folder, script, args, execArgv = []) =>
     const process = fork(join(folder, script), args, { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
     process.on("message", (message) => (answer = message))
     process.on("error", reject)
+    // The machine's load as the run starts, reported beside its figures.
+    const load = Math.round(loadavg()[0] * 10) / 10
     process.on("exit", (code) => {
-      if (answer?.ok) resolve(answer.result)
+      if (answer?.ok) resolve({ ...answer.result, load })
       else reject(new Error(`${script} ${args.join(" ")} failed (exit ${code}): ${answer?.error ?? "no answer"}`))
     })
   })

@@ -2,13 +2,15 @@
  * The warehouse cycle benchmark: for each store, a seeded template database per bench (the
  * putaway of a receipt, moves, the count of a zone, the replenishment of pick faces), then the engine and its raw-SQL lower bound each on a fresh
  * copy of it, each in its own child process, alternating. Times are medians, the peak RSS the
- * highest of the runs; the ratio is engine / lower bound. Both sides must leave the same rows.
+ * highest of the runs; the ratio is engine / lower bound, its spread the lowest and highest of the
+ * per-pair ratios, with the machine's load as the runs started. Each bench's goal is `cycleTargetCpu`
+ * by CPU, judged only from at least three runs. Both sides must leave the same rows.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { median, table } from "../common.js"
+import { median, spreadOf, table, verdict } from "../common.js"
 import { runChild, templateStores } from "../templates.js"
 import { topFrames } from "../wave/index.js"
 import { generateCount, generateMoves, generatePutaway, generateReplenish, seedPg, seedSqlite } from "./data.js"
@@ -64,6 +66,9 @@ export const cycleNotes = [
   "and writes the tasks, Task rows and reservations in bulk.",
   "Both sides leave the same rows (contents, tasks and ledger rows, digested): `same rows` says so."
 ]
+
+/** The goal of every cycle bench: at most this many times its raw-SQL bound, by CPU. */
+export const cycleTargetCpu = 2
 
 const stores = templateStores({ sqlite: seedSqlite, postgres: seedPg })
 
@@ -157,6 +162,9 @@ export const runCycleBench = async ({
           lower_bound: bound,
           ratio: round(engine.ms / bound.ms, 2),
           ratio_cpu: round(engine.cpu_ms / bound.cpu_ms, 2),
+          cpu_spread: spreadOf(runs.engine, runs.raw, (run) => run.cpuMs),
+          target_cpu: cycleTargetCpu,
+          verdict: verdict(engine.cpu_ms / bound.cpu_ms <= cycleTargetCpu, repeat),
           runs: repeat
         })
       }
@@ -180,6 +188,10 @@ export const printCycle = (rows, notes = cycleNotes) => {
       "bound ms",
       "ratio",
       "cpu ratio",
+      "cpu spread",
+      "target",
+      "load",
+      "runs",
       "engine rows/s",
       "bound rows/s",
       "peak RSS MiB",
@@ -195,6 +207,10 @@ export const printCycle = (rows, notes = cycleNotes) => {
       row.lower_bound.ms,
       `${row.ratio}×`,
       `${row.ratio_cpu}×`,
+      `${row.cpu_spread.ratio_min}–${row.cpu_spread.ratio_max}×`,
+      `≤ ${row.target_cpu}× ${row.verdict}`,
+      `${row.cpu_spread.load_min}–${row.cpu_spread.load_max}`,
+      row.runs,
       row.engine.rows_per_s,
       row.lower_bound.rows_per_s,
       row.engine.peak_rss_mib,

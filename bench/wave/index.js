@@ -2,13 +2,14 @@
  * The wave benchmark: for each store and size, one seeded template database, then the engine
  * and the raw-SQL lower bound each on a fresh copy of it, each in its own child process,
  * alternating. Times are medians, the peak RSS the highest of the runs; the ratio is engine / lower
- * bound.
+ * bound, its spread the lowest and highest of the per-pair ratios, with the machine's load as the
+ * runs started.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { median } from "../common.js"
+import { median, spreadOf } from "../common.js"
 import { runChild, templateStores } from "../templates.js"
 import { generate, seedPg, seedSqlite } from "./data.js"
 
@@ -131,6 +132,7 @@ export const runWaveBench = async ({ storeNames, sizes, repeat, profileDir, log 
           engine_spans: runs.engine[0].spans,
           ratio_start: round(engineStart / rawStart, 2),
           ratio_start_cpu: round(engineCpu / rawCpu, 2),
+          start_cpu_spread: spreadOf(runs.engine, runs.raw, (run) => run.startCpuMs),
           ratio_create: round(engineCreate / rawCreate, 2),
           runs: repeat(lines)
         })
@@ -155,6 +157,7 @@ export const scaling = (rows) =>
       lines_factor: round(large.lines / small.lines, 1),
       start_time_factor: round(large.engine.start_ms / small.engine.start_ms, 2),
       start_cpu_factor: round(large.engine.start_cpu_ms / small.engine.start_cpu_ms, 2),
-      lower_bound_time_factor: round(large.lower_bound.start_ms / small.lower_bound.start_ms, 2)
+      lower_bound_time_factor: round(large.lower_bound.start_ms / small.lower_bound.start_ms, 2),
+      runs: Math.min(small.runs, large.runs)
     }]
   })
