@@ -5,6 +5,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import {
   type Content,
   type ContentWithDescription,
+  type HeldBy,
   InventoryRepository,
   type LedgerEntry,
   type LostAndFoundItem
@@ -12,7 +13,7 @@ import {
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
-import { lockClause, visibleIn } from "./Fragments.js"
+import { holdCovers, lockClause, visibleIn } from "./Fragments.js"
 import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
@@ -131,6 +132,33 @@ export const layer = Layer.effect(
             }),
           { discard: true }
         )),
+      holdsOn: (contentIds) =>
+        contentIds.length === 0 ? Effect.succeed(new Map()) : query(
+          sql<HeldBy & { content_id: number }>`SELECT c.content_id, h.id AS hold_id, h.reason_code
+            FROM contents c JOIN holds h ON ${holdCovers(sql, "h", "c")}
+            WHERE ${sql.in("c.content_id", contentIds)} ORDER BY c.content_id, h.id`,
+          (found) => {
+            const byContent = new Map<number, Array<HeldBy>>()
+            for (const { content_id, hold_id, reason_code } of found) {
+              const list = byContent.get(content_id)
+              if (list === undefined) byContent.set(content_id, [{ hold_id, reason_code }])
+              else list.push({ hold_id, reason_code })
+            }
+            return byContent
+          }
+        ),
+      carryContentHolds: (from, to) =>
+        query(Effect.gen(function*() {
+          const carried = yield* sql<HeldBy>`SELECT h.id AS hold_id, h.reason_code
+            FROM hold_contents hc JOIN holds h ON h.id = hc.hold_id
+            WHERE hc.content_id = ${from} AND h.status_id = 24
+              AND NOT EXISTS (SELECT 1 FROM hold_contents x WHERE x.content_id = ${to} AND x.hold_id = h.id)
+            ORDER BY h.id`
+          for (const hold of carried) {
+            yield* sql`INSERT INTO hold_contents (hold_id, content_id) VALUES (${hold.hold_id}, ${to})`
+          }
+          return carried
+        })),
       listTransactions: (scope) =>
         rows(sql<LedgerEntry>`SELECT * FROM inventory_transactions t
           WHERE ${visibleIn(sql, scope, "t")} ORDER BY t.id`),

@@ -30,6 +30,12 @@ export interface ContentKey {
   readonly expiry_date: string | null
 }
 
+/** An Active hold that covers a content (spec §1). */
+export interface HeldBy {
+  readonly hold_id: number
+  readonly reason_code: string
+}
+
 /** Stock taken off a content that nobody can account for (a short pick). */
 export interface LostAndFoundItem extends Owner {
   readonly id: number
@@ -70,6 +76,16 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
    * would leave the stock rule, which the caller's locks and checks must make impossible.
    */
   readonly changeAllocation: (changes: ReadonlyMap<number, number>) => Effect.Effect<void>
+  /**
+   * The Active holds covering each of these contents, by hold id; a content no hold covers is
+   * absent. Read in a statement of its own, after the caller's locks.
+   */
+  readonly holdsOn: (contentIds: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, ReadonlyArray<HeldBy>>>
+  /**
+   * Makes every Active content hold covering `from` cover `to` as well (a movement from a held
+   * content, spec §1 H3), and yields those that did not cover it yet.
+   */
+  readonly carryContentHolds: (from: number, to: number) => Effect.Effect<ReadonlyArray<HeldBy>>
   readonly listTransactions: (scope: Scope) => Effect.Effect<ReadonlyArray<LedgerEntry>>
   readonly findTransaction: (scope: Scope, id: number) => Effect.Effect<Option.Option<LedgerEntry>>
   readonly insertLostAndFound: (item: Omit<LostAndFoundItem, "id">) => Effect.Effect<number>

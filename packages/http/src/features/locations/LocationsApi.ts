@@ -4,6 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
+  ContentHeld,
   LocationBeingCounted,
   LocationExists,
   LocationFull,
@@ -107,6 +108,7 @@ export class LocationsApi extends HttpApiGroup.make("locations")
       .setPayload(MoveAllRequest)
       .addSuccess(Schema.Array(MovementTaskRecord), { status: 201 })
       .addError(onTheWire(LocationFull))
+      .addError(onTheWire(ContentHeld))
       .addError(onTheWire(LocationStatusRefuses))
       .annotate(
         OpenApi.Description,
