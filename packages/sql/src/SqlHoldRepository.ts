@@ -58,7 +58,7 @@ export const layer = Layer.effect(
       list: (scope, filter, window) =>
         rows(
           counted(sql, window, (page, total) =>
-            sql<HoldRow>`SELECT * FROM (${
+            sql<HoldRow>`SELECT *${total} FROM (${
               select(sql.and([
                 visibleIn(sql, scope, "h"),
                 sql`h.status_id = ${filter.status_id}`,
@@ -66,7 +66,7 @@ export const layer = Layer.effect(
                 ...(filter.loc_id === undefined ? [] : [sql`h.loc_id = ${filter.loc_id}`]),
                 ...(filter.reason_code === undefined ? [] : [sql`h.reason_code = ${filter.reason_code}`])
               ]))
-            }) listed${total} ORDER BY id ${windowClause(sql, page)}`),
+            }) listed ORDER BY id ${windowClause(sql, page)}`),
           toHold
         ),
       find: (scope, holdId, lock) =>
