@@ -184,7 +184,9 @@ layer(server, { timeout: 60_000 })("holds on sqlite", (it) => {
       const order = (yield* request("GET", `/orders/${orderId}`)).body
       assert.deepStrictEqual(order.order_status, { id: 14, description: "Released" })
       assert.deepStrictEqual(
-        (yield* request("GET", "/inventory/lostandfound")).body.filter((item: { sku_id: string }) => item.sku_id === sku),
+        (yield* request("GET", "/inventory/lostandfound")).body.filter((item: { sku_id: string }) =>
+          item.sku_id === sku
+        ),
         []
       )
       // Without deallocate, the picks made proceed.
@@ -212,6 +214,17 @@ layer(server, { timeout: 60_000 })("holds on sqlite", (it) => {
       yield* addStock(request, sku, place, 2)
       assert.strictEqual((yield* request("GET", `/holds/${hold.body.id}`)).body.qty_covered, 2)
       const [content] = yield* contentsOf(sku)
+      // H6: the overview shows who holds it, and filters on it.
+      const shown = (yield* request("GET", `/inventory/overview/${content.content_id}`)).body
+      assert.deepStrictEqual([shown.held, shown.holds], [true, [hold.body.id]])
+      const ids = (held: string) =>
+        Effect.map(
+          request("GET", `/inventory/overview?held=${held}`),
+          (response) => response.body.map((row: { content_id: number }) => row.content_id)
+        )
+      assert.include(yield* ids("true"), content.content_id)
+      assert.notInclude(yield* ids("false"), content.content_id)
+      assert.strictEqual((yield* request("GET", "/inventory/overview?held=maybe")).status, 400)
       assert.deepStrictEqual(
         answer(yield* request("POST", `/locations/${place}/move-all`, { to_loc_id: "ELSEWHERE" })),
         [

@@ -94,3 +94,28 @@ export const lockHolds = (
         : sql`SELECT pg_advisory_xact_lock_shared(24, hashtext(${siteId}))`,
     orElse: () => Effect.void
   })
+
+/**
+ * The ids of the Active holds covering the content aliased `content`, as one text of ids joined by
+ * commas (null: none), probed as `isHeld` probes (spec §1 H6).
+ */
+export const heldByIds = (sql: SqlClient.SqlClient, content: string) =>
+  sql.literal(
+    `(SELECT ${
+      sql.onDialectOrElse({
+        pg: () => "string_agg(CAST(id AS TEXT), ',')",
+        orElse: () => "group_concat(id, ',')"
+      })
+    } FROM (SELECT h.id FROM holds h
+      WHERE h.site_id = ${content}.site_id AND h.sku_id = ${content}.sku_id AND h.status_id = 24
+        AND h.content_id IS NULL AND (h.client_id IS NULL OR h.client_id = ${content}.client_id)
+        AND (h.tag_id IS NULL OR h.tag_id = ${content}.tag_id)
+        AND (h.expiry_date IS NULL OR h.expiry_date = ${content}.expiry_date)
+        AND (h.loc_id IS NULL OR h.loc_id = ${content}.loc_id)
+    UNION SELECT h.id FROM holds h
+      WHERE h.site_id = ${content}.site_id AND h.loc_id = ${content}.loc_id AND h.status_id = 24
+        AND h.sku_id IS NULL AND h.content_id IS NULL
+        AND (h.client_id IS NULL OR h.client_id = ${content}.client_id)
+    UNION SELECT h.id FROM hold_contents hc JOIN holds h ON h.id = hc.hold_id
+      WHERE hc.content_id = ${content}.content_id AND h.status_id = 24) covering)`
+  )

@@ -13,7 +13,7 @@ import {
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
-import { holdCovers, lockClause, visibleIn } from "./Fragments.js"
+import { heldByIds, holdCovers, lockClause, visibleIn } from "./Fragments.js"
 import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
@@ -39,6 +39,11 @@ const transactions: BulkInsert = {
   ]
 }
 
+const withHolds = ({ hold_ids, ...content }: ContentWithDescription & { hold_ids: string | null }) => ({
+  ...content,
+  holds: hold_ids === null ? [] : hold_ids.split(",").map(Number).sort((a, b) => a - b)
+})
+
 export const layer = Layer.effect(
   InventoryRepository,
   Effect.gen(function*() {
@@ -46,9 +51,11 @@ export const layer = Layer.effect(
     const forUpdate = lockClause(sql, "update")
     const bulkInsert = makeBulkInsert(sql, yield* Prepared)
 
+    // With the ids of the Active holds covering each content, by id (spec §1 H6).
     const contentsWithDescription = (where: Statement.Fragment) =>
-      sql<ContentWithDescription>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id, c.loc_id, c.tag_id,
-          c.expiry_date, c.qty, c.qty_allocated, c.qty_tasked_from, c.created_at, s.description
+      sql<ContentWithDescription & { hold_ids: string | null }>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id,
+          c.loc_id, c.tag_id, c.expiry_date, c.qty, c.qty_allocated, c.qty_tasked_from, c.created_at, s.description,
+          ${heldByIds(sql, "c")} AS hold_ids
         FROM contents c LEFT JOIN skus s ON s.site_id = c.site_id AND s.sku_id = c.sku_id
         WHERE ${where} ORDER BY c.content_id`
 
@@ -58,9 +65,10 @@ export const layer = Layer.effect(
         WHERE ${where} ORDER BY l.id`
 
     return InventoryRepository.of({
-      listContents: (scope) => rows(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.qty > 0`)),
+      listContents: (scope) =>
+        rows(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.qty > 0`), withHolds),
       findContent: (scope, contentId) =>
-        first(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId}`)),
+        first(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId}`), withHolds),
       listContentsAt: (scope, locId) =>
         rows(sql<Content>`SELECT * FROM contents c
           WHERE ${visibleIn(sql, scope, "c")} AND c.loc_id = ${locId} AND c.qty > 0 ORDER BY c.content_id`),

@@ -19,6 +19,8 @@ export interface Content extends ContentQuantities, Owner {
 /** A content with its SKU's description, as the overview shows it. */
 export interface ContentWithDescription extends Content {
   readonly description: string | null
+  /** The ids of the Active holds covering it, ascending (spec §1 H6); none when absent. */
+  readonly holds?: ReadonlyArray<number>
 }
 
 /** Where a content is: the key that tells contents of one SKU apart. */
