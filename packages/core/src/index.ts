@@ -122,6 +122,7 @@ export * from "./holds/Hold.js"
 export * from "./holds/HoldDeallocation.js"
 export * from "./holds/HoldRepository.js"
 export * from "./holds/Holds.js"
+export * from "./holds/Trace.js"
 
 export * from "./packing/Errors.js"
 export * from "./packing/ShipGate.js"

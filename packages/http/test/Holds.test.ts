@@ -236,6 +236,81 @@ layer(server, { timeout: 60_000 })("holds on sqlite", (it) => {
       assert.deepStrictEqual(yield* tasksOf(request, waveId), [])
     }))
 
+  it.effect("a recall holds the lot with deallocate and traces it: received = on hand + shipped, from the ledger", () =>
+    Effect.gen(function*() {
+      const request = yield* session
+      const sku = yield* insertSku({ sku_id: unique("HR") })
+      const preAdvice = unique("PA")
+      expectStatus(
+        yield* request("POST", "/preadvices", { pre_advice_id: preAdvice, lines: [{ sku_id: sku, qty: 10 }] }),
+        204
+      )
+      const receive = (qty: number) =>
+        Effect.map(
+          request("POST", `/preadvices/${preAdvice}/receive`, {
+            lines: [{ line: 1, qty, tag_id: "LOT-7", loc_id: unique("R") }],
+            putaway: false
+          }),
+          (response) => expectStatus(response, 204)
+        )
+      yield* receive(6)
+      const orderId = unique("RO")
+      const waveId = yield* startedWave(request, [{ order_id: orderId, lines: [{ sku_id: sku, qty: 2 }] }])
+      const [pick] = yield* tasksOf(request, waveId)
+      expectStatus(yield* request("POST", `/tasks/${pick.id}/confirm`), 204)
+      expectStatus(yield* request("POST", `/orders/${orderId}/ship`), 204)
+      // Picked for a second order, not yet shipped: the recall takes it back.
+      const pending = yield* startedWave(request, [{ order_id: unique("RO"), lines: [{ sku_id: sku, qty: 1 }] }])
+      assert.strictEqual((yield* tasksOf(request, pending)).length, 1)
+
+      const recalled = yield* request("POST", "/recalls", { sku_id: sku, tag_id: "LOT-7", reason_code: "Recall" })
+      expectStatus(recalled, 201)
+      const { hold, trace } = recalled.body
+      assert.strictEqual(recalled.headers.location, `/holds/${hold.id}`)
+      assert.deepStrictEqual([hold.sku_id, hold.tag_id, hold.deallocate, hold.status_id], [sku, "LOT-7", true, 24])
+      assert.deepStrictEqual(yield* tasksOf(request, pending), [])
+      const order = (yield* request("GET", `/orders/${orderId}`)).body
+      assert.deepStrictEqual(
+        trace.shipped.map((
+          row: { order_id: string; customer_id: number; line: number; qty: number }
+        ) => [row.order_id, row.customer_id, row.line, row.qty]),
+        [
+          [orderId, order.customer.id, 1, 2]
+        ]
+      )
+      assert.deepStrictEqual(
+        trace.received.map((row: { pre_advice_id: string; qty: number }) => [row.pre_advice_id, row.qty]),
+        [
+          [preAdvice, 6]
+        ]
+      )
+      assert.deepStrictEqual(
+        trace.on_hand.map((
+          row: { qty: number; qty_allocated: number; held: boolean }
+        ) => [row.qty, row.qty_allocated, row.held]),
+        [
+          [4, 0, true]
+        ]
+      )
+      // A receipt of the recalled lot is born held: its Hold row is written as it comes in.
+      yield* receive(4)
+      const again = (yield* request("GET", `/trace?sku_id=${sku}&tag_id=LOT-7`)).body
+      const sum = (rows: ReadonlyArray<{ qty: number }>) => rows.reduce((total, row) => total + row.qty, 0)
+      assert.deepStrictEqual([sum(again.received), sum(again.on_hand), sum(again.shipped)], [10, 8, 2])
+      assert.isTrue(again.on_hand.every((row: { held: boolean }) => row.held))
+      const newest = again.received[1].content_id
+      assert.deepStrictEqual(
+        (yield* holdRows(sku)).filter((row) => row.content_id === newest).map((
+          row
+        ) => [row.transaction_type, row.notes]),
+        [["Hold", `Hold ${hold.id}`]]
+      )
+      const none = yield* startedWave(request, [{ order_id: unique("RO"), lines: [{ sku_id: sku, qty: 1 }] }])
+      assert.deepStrictEqual(yield* tasksOf(request, none), [])
+      assert.strictEqual((yield* request("GET", `/trace?sku_id=${unique("NOPE")}`)).status, 404)
+      assert.strictEqual((yield* request("GET", "/trace")).status, 400)
+    }))
+
   it.effect("bad input is a 4xx naming the problem, and writes no hold", () =>
     Effect.gen(function*() {
       const request = yield* session

@@ -10,11 +10,12 @@ import {
   HoldRepository,
   type HoldScope,
   type HoldStatusId,
+  type LotMovement,
   type StoredHold,
   type StoredMovementTask
 } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
-import { holdCovers, lockClause, lockHolds, visibleIn, windowClause } from "./Fragments.js"
+import { holdCovers, isHeld, lockClause, lockHolds, visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
 import { first, insertReturningKey, query, returnsRow, rows, run } from "./Query.js"
 
@@ -113,6 +114,28 @@ export const layer = Layer.effect(
           const tasks = yield* sql<StoredMovementTask>`SELECT * FROM movement_tasks
             WHERE status_id = 1 AND ${contents} ORDER BY id`
           return { claims, tasks }
+        })),
+      lotHistory: (scope, lot) =>
+        query(Effect.gen(function*() {
+          const ofLot = sql.and([
+            visibleIn(sql, scope, "c"),
+            sql`c.sku_id = ${lot.sku_id}`,
+            ...(lot.tag_id === null ? [] : [sql`c.tag_id = ${lot.tag_id}`]),
+            ...(lot.expiry_date === null ? [] : [sql`c.expiry_date = ${lot.expiry_date}`])
+          ])
+          // The lot's expiry date is its contents': the ledger rows are found through them.
+          const movements = yield* sql<LotMovement>`SELECT t.transaction_type, t.created_at, t.content_id, t.qty,
+              t.order_id, t.line_id, t.notes, o.customer_id
+            FROM inventory_transactions t JOIN contents c ON c.content_id = t.content_id
+            LEFT JOIN orders o ON t.transaction_type = 'Shipment' AND o.site_id = t.site_id AND o.order_id = t.order_id
+            WHERE ${ofLot} AND t.transaction_type IN ('Receipt', 'Shipment') ORDER BY t.id`
+          const contents = yield* sql<Content & { held: number | boolean }>`SELECT c.*,
+              CASE WHEN ${isHeld(sql, "c")} THEN 1 ELSE 0 END AS held
+            FROM contents c WHERE ${ofLot} AND c.qty > 0 ORDER BY c.content_id`
+          return {
+            movements,
+            contents: contents.map((content) => ({ ...content, held: Number(content.held) === 1 }))
+          }
         })),
       release: (holdId, release) =>
         returnsRow(sql`UPDATE holds SET status_id = 14, released_by = ${release.released_by},

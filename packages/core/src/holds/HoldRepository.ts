@@ -9,6 +9,20 @@ import type { ListWindow } from "../shared/Window.js"
 import type { Content } from "../stock/InventoryRepository.js"
 import type { HoldScope, HoldStatusId } from "./Hold.js"
 import type { OpenWork } from "./HoldDeallocation.js"
+import type { Lot } from "./Trace.js"
+
+/** A ledger row of a lot's history that a trace shows: what came in and what shipped. */
+export interface LotMovement {
+  readonly transaction_type: "Receipt" | "Shipment"
+  readonly created_at: string
+  readonly content_id: number
+  readonly qty: number
+  readonly order_id: string | null
+  readonly line_id: number | null
+  readonly notes: string | null
+  /** The customer of the order a shipment served; null for a receipt, or an order without one. */
+  readonly customer_id: number | null
+}
 
 /** A hold as the store keeps it, with what it covers now; instants are UTC ISO text. */
 export interface StoredHold extends Omit<HoldScope, "client_id">, Owner {
@@ -63,6 +77,14 @@ export class HoldRepository extends Context.Tag("@wms/core/HoldRepository")<Hold
    * scope covers, or on the contents of these ids; not locked, each kind by id.
    */
   readonly openWork: (siteId: string, on: HoldScope | ReadonlyArray<number>) => Effect.Effect<OpenWork>
+  /**
+   * A lot's history in the scope: its `Receipt` and `Shipment` rows by id, and its contents that
+   * hold stock now, by id, each with whether an Active hold covers it.
+   */
+  readonly lotHistory: (scope: Scope, lot: Lot) => Effect.Effect<{
+    readonly movements: ReadonlyArray<LotMovement>
+    readonly contents: ReadonlyArray<Content & { readonly held: boolean }>
+  }>
   /** Ends the hold, guarded on its being Active: false when it was not. */
   readonly release: (
     holdId: number,

@@ -11,7 +11,7 @@ import { SkuNotFound } from "../masterdata/Errors.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { invalidField, InvalidInput } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
-import { formatDateTime, TimeZone } from "../shared/Formats.js"
+import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
 import type { ClientId } from "../shared/Ids.js"
 import { Status, statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
@@ -23,6 +23,7 @@ import { HoldNotFound, HoldWrongState } from "./Errors.js"
 import type { Hold, HoldQuery, NewHold, ReleaseHold } from "./Hold.js"
 import { HoldDeallocation } from "./HoldDeallocation.js"
 import { HoldRepository, type StoredHold } from "./HoldRepository.js"
+import type { Lot, NewRecall, Recall, Trace, TraceQuery } from "./Trace.js"
 
 /** A hold as the API shows it. */
 export const toHold = (row: StoredHold, timeZone: string): Hold => ({
@@ -112,7 +113,7 @@ export class Holds extends Effect.Service<Holds>()("@wms/core/Holds", {
       return toHold(yield* found(actor, holdId, false), yield* TimeZone)
     })
 
-    /** Creates the hold in the caller's transaction; the recall's hold is made by it too. */
+    /** Creates the hold in the caller's transaction: a recall's too. */
     const createIn = Effect.fnUntraced(function*(actor: Actor, input: NewHold) {
       yield* checkScope(input)
       let owner: ClientId | null = actor.scope.client_id
@@ -193,13 +194,60 @@ export class Holds extends Effect.Service<Holds>()("@wms/core/Holds", {
       })
     }, atomically)
 
+    const traceOf = Effect.fnUntraced(function*(actor: Actor, lot: Lot) {
+      const timeZone = yield* TimeZone
+      const { contents, movements } = yield* holds.lotHistory(actor.scope, lot)
+      return {
+        received: movements.filter((row) => row.transaction_type === "Receipt").map((row) => ({
+          date: formatDate(row.created_at, timeZone),
+          pre_advice_id: row.notes !== null && row.notes.startsWith("PreAdvice ") ? row.notes.slice(10) : null,
+          qty: row.qty,
+          content_id: row.content_id
+        })),
+        on_hand: contents.map((content) => ({
+          content_id: content.content_id,
+          loc_id: content.loc_id,
+          qty: content.qty,
+          qty_allocated: content.qty_allocated,
+          held: content.held
+        })),
+        shipped: movements.filter((row) => row.transaction_type === "Shipment").map((row) => ({
+          date: formatDate(row.created_at, timeZone),
+          order_id: row.order_id ?? "",
+          customer_id: row.customer_id,
+          line: row.line_id,
+          qty: row.qty
+        }))
+      } satisfies Trace
+    })
+
+    const trace = Effect.fnUntraced(function*(actor: Actor, query: TraceQuery) {
+      if (Option.isNone(yield* skus.find(actor.scope.site_id, query.sku_id))) {
+        return yield* new SkuNotFound({ skuId: query.sku_id })
+      }
+      return yield* traceOf(actor, {
+        sku_id: query.sku_id,
+        tag_id: query.tag_id ?? null,
+        expiry_date: query.expiry_date ?? null
+      })
+    })
+
+    /** A recall: an Active lot hold with `deallocate`, and the lot's trace, in one transaction. */
+    const recall = Effect.fnUntraced(function*(actor: Actor, input: NewRecall) {
+      const hold = yield* createIn(actor, { ...input, content_id: null, loc_id: null, deallocate: true }).pipe(
+        // A lot hold names no content.
+        Effect.catchTag("ContentNotFound", Effect.die)
+      )
+      return { hold, trace: yield* traceOf(actor, input) } satisfies Recall
+    }, atomically)
+
     return {
       listHolds: list,
       getHold: get,
       createHold: create,
       releaseHold: release,
-      /** Creates a hold in the caller's transaction (a recall's). */
-      createHoldIn: createIn
+      getTrace: trace,
+      createRecall: recall
     } as const
   })
 }) {}

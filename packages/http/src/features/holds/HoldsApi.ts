@@ -10,12 +10,16 @@ import {
   HoldQuery,
   HoldWrongState,
   NewHold,
+  NewRecall,
+  Recall,
   RecordIdFromPath,
   ReleaseHold,
-  SkuNotFound
+  SkuNotFound,
+  Trace,
+  TraceQuery
 } from "@wms/core"
 import { Schema } from "effect"
-import { returned } from "../../api/CreatedAt.js"
+import { returned, returnedWithin } from "../../api/CreatedAt.js"
 import { onTheWire } from "../../api/Errors.js"
 import { Authorization } from "../../api/Security.js"
 import { ReadOnlyFields } from "../../api/UnknownFields.js"
@@ -92,12 +96,43 @@ export class HoldsApi extends HttpApiGroup.make("holds")
           `\`hold_released\`. 204. ${notFound}`
       )
   )
+  .add(
+    HttpApiEndpoint.post("createRecall", "/recalls")
+      .setPayload(NewRecall)
+      .addSuccess(Recall, { status: 201 })
+      .annotate(ReadOnlyFields, Recall)
+      .annotateContext(returnedWithin("/holds", (recall: Recall) => recall.hold.id))
+      .addError(onTheWire(SkuNotFound))
+      .annotate(
+        OpenApi.Description,
+        "Body `{sku_id, tag_id?, expiry_date?, reason_code, notes?}`: in one transaction an Active lot hold with " +
+          "`deallocate: true` (as `POST /holds` makes it: its open picks and movement tasks cancelled, " +
+          "`hold_created` raised), and the lot's trace as `GET /trace` answers it after the hold. 201 with " +
+          "`{hold, trace}`; `Location` is the hold's. An unknown SKU: 404."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getTrace", "/trace")
+      .setUrlParams(TraceQuery)
+      .addSuccess(Trace)
+      .addError(onTheWire(SkuNotFound))
+      .annotate(
+        OpenApi.Description,
+        "Where a lot came from, where it is and where it went, from the ledger of its whole history (contents now " +
+          "empty included): `sku_id` (required; unknown: 404) with optional `tag_id` and `expiry_date` (none: every " +
+          "lot of the SKU). `received`: each `Receipt` row of the lot's contents, `{date, pre_advice_id, qty, " +
+          "content_id}`; `on_hand`: its contents with stock, `{content_id, loc_id, qty, qty_allocated, held}`; " +
+          "`shipped`: each `Shipment` row, `{date, order_id, customer_id, line, qty}` (`customer_id` the order's " +
+          "customer id, null when it has none). Dates are `YYYY-MM-DD` in the service's time zone; rows in ledger " +
+          "order. Returns and transfers between sites are not built yet, so no row names a return or a transfer."
+      )
+  )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Holds")
   .annotate(
     OpenApi.Description,
     "Holds make stock unavailable without moving it: by content, SKU, lot or location, each with a reason, several " +
       "on the same stock, each released on its own. A hold's creation takes the site's holds lock, so no wave " +
-      "start reads the site's free stock while it is made."
+      "start reads the site's free stock while it is made. A recall holds a lot and traces it."
   )
 {}
