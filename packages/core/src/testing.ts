@@ -8,7 +8,9 @@
  * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face,
  * no face replenished over its max and FEFO sources (`testing/Replenishment.ts`), and the freeze,
  * ledger and approval threshold of counts (`testing/Counts.ts`), and packing: packed within
- * picked, valid and unique SSCCs, nesting and ship by unit (`checkPacking`, `testing/Packing.ts`).
+ * picked, valid and unique SSCCs, nesting and ship by unit (`checkPacking`, `testing/Packing.ts`), and
+ * holds: no allocation of held stock and a complete trace of a lot (`checkAllocationAvoidsHolds`,
+ * `checkTrace`, `testing/Holds.ts`).
  *
  * The arbitraries are built with `fast-check` 3 (a peer dependency: the version effect 3 bundles,
  * so a suite that has effect has it): `import * as fc from "fast-check"`.
@@ -52,6 +54,7 @@ export * from "./testing/Arbitraries.js"
 export * from "./testing/Capacity.js"
 export * from "./testing/Checkers.js"
 export * from "./testing/Counts.js"
+export * from "./testing/Holds.js"
 export * from "./testing/Packing.js"
 export * from "./testing/Play.js"
 export * from "./testing/Replenishment.js"

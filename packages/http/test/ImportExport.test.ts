@@ -334,11 +334,30 @@ for (const [label, server] of serverOnApiTestStores) {
         )
       }))
 
+    it.effect("holds: imported as POST /holds makes them, exported Active then Released as GET /holds/:id shows them", () =>
+      Effect.gen(function*() {
+        const t = yield* makeTenants
+        expect204(yield* t.P.post("/skus", { sku_id: "H", description: "H" }))
+        const file = [
+          JSON.stringify({ sku_id: "H", tag_id: "LOT-1", reason_code: "QA" }),
+          JSON.stringify({ loc_id: "DAMAGED", reason_code: "Damaged", notes: "leak" }),
+          JSON.stringify({ reason_code: "QA" })
+        ].join("\n")
+        const report = yield* importFile(t, t.p, "holds", file, "application/x-ndjson")
+        assert.deepStrictEqual([report.status, report.body.written, report.body.failed], [200, 2, 1])
+        const [first] = (yield* t.P.get("/holds")).body
+        expect204(yield* t.P.post(`/holds/${first.id}/release`, {}))
+        const exported = yield* exportFile(t, t.p, "/export/holds?format=ndjson")
+        const records = exported.text.trim().split("\n").map((line) => JSON.parse(line))
+        assert.deepStrictEqual(records.map((hold) => [hold.reason_code, hold.status_id]), [["Damaged", 24], ["QA", 14]])
+        assert.deepStrictEqual(records[1], (yield* t.P.get(`/holds/${first.id}`)).body)
+      }))
+
     it.effect("unknown kind 404, another content type 400, Idempotency-Key 400, and the usual 401 and 403", () =>
       Effect.gen(function*() {
         const t = yield* makeTenants
         const api = yield* Api
-        const kinds = "the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock"
+        const kinds = "the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock, holds"
         expectError(yield* importFile(t, t.p, "widgets", csv("a")), 404, `Unknown kind widgets: ${kinds}`)
         const unknownExport = yield* exportFile(t, t.p, "/export/widgets")
         assert.deepStrictEqual([unknownExport.status, JSON.parse(unknownExport.text)], [404, {

@@ -13,7 +13,9 @@ export const EventTypes = [
   "preadvice_received",
   "count_pending_approval",
   "count_completed",
-  "order_backordered"
+  "order_backordered",
+  "hold_created",
+  "hold_released"
 ] as const
 export type EventType = typeof EventTypes[number]
 

@@ -17,7 +17,8 @@ export interface ContentQuantities {
 /**
  * The kinds of ledger transaction (DECISIONS §5), then those of movement tasks: Task and Untask
  * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content;
- * and Count, a count's signed variance on a content.
+ * Count, a count's signed variance on a content; and Hold and Release, a hold beginning and ending
+ * to cover a content, which change no quantity.
  */
 export const TransactionTypes = [
   "Receipt",
@@ -32,7 +33,9 @@ export const TransactionTypes = [
   "Putaway",
   "Move",
   "Replenish",
-  "Count"
+  "Count",
+  "Hold",
+  "Release"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
 
@@ -104,6 +107,8 @@ export const effectOf = (type: TransactionType, qty: number): ContentQuantities 
     case "Untask":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: -qty }
     case "Shipment":
+    case "Hold":
+    case "Release":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
   }
 }

@@ -46,3 +46,7 @@ export const given = (collection: string, field: string) =>
 /** A create that answers with the new record, whose id is its `field`, read under `collection`. */
 export const returned = (collection: string, field: string) =>
   located((_, record) => `${collection}/${encodeURIComponent(String((record as Record<string, unknown>)[field]))}`)
+
+/** A create that answers with a record carrying the new one, whose id `idOf` finds, read under `collection`. */
+export const returnedWithin = (collection: string, idOf: (record: never) => unknown) =>
+  located((_, record) => `${collection}/${encodeURIComponent(String(idOf(record as never)))}`)

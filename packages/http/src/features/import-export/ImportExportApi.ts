@@ -66,7 +66,8 @@ const rows = "A CSV has a header row naming the fields of the body that writes o
 const what = "What a record does, as the endpoint that writes one: `skus` `PUT /skus/:id` of its `sku_id` " +
   "(creates the SKU or replaces every writable field); `customers`, `suppliers`, `carriers` `PUT /<kind>/:id` " +
   "when the row has an `id`, else a create; `orders`, `preadvices` a create with its lines; `stock` " +
-  "`POST /inventory/adjustments` (`content_id`, or `sku_id`, `loc_id`, `tag_id`, `expiry_date`; `qty`; `notes`)."
+  "`POST /inventory/adjustments` (`content_id`, or `sku_id`, `loc_id`, `tag_id`, `expiry_date`; `qty`; `notes`); " +
+  "`holds` `POST /holds`."
 
 export class ImportExportApi extends HttpApiGroup.make("bulk")
   .add(
@@ -105,7 +106,7 @@ export class ImportExportApi extends HttpApiGroup.make("bulk")
         OpenApi.Description,
         "The records of the scope, streamed, as GET shows them: a SKU as `GET /skus/:id`, customers, " +
           "suppliers and carriers as their lists, an order with its lines as `GET /orders/:id`, a pre-advice " +
-          "as `GET /preadvices/:id`, stock as `GET /inventory/overview`. `format=csv` or `format=ndjson`; " +
+          "as `GET /preadvices/:id`, stock as `GET /inventory/overview`, holds as `GET /holds/:id` (every hold, Active then Released). `format=csv` or `format=ndjson`; " +
           "without it the first of `text/csv` and `application/x-ndjson` that `Accept` names, else CSV. A CSV " +
           "has a header row; a nested object's fields are columns `<field>.<field>` (`customer.id`), an empty " +
           "cell is null, and an order or pre-advice has a row per line (`lines.<field>` columns) with its " +
@@ -118,7 +119,7 @@ export class ImportExportApi extends HttpApiGroup.make("bulk")
   .annotate(OpenApi.Title, "Import and export")
   .annotate(
     OpenApi.Description,
-    "Extension. Master data, orders, pre-advices and stock in bulk, as CSV or NDJSON, in the scope of the " +
+    "Extension. Master data, orders, pre-advices, stock and holds in bulk, as CSV or NDJSON, in the scope of the " +
       "`site` header and with the rights of the caller, as the single-record endpoints."
   )
 {}

@@ -8,6 +8,8 @@ import {
   AdjustmentRequest,
   Carrier,
   CarrierInput,
+  Hold,
+  NewHold,
   NewOrder,
   NewPreAdvice,
   NewSku,
@@ -21,7 +23,7 @@ import {
 import { Schema, SchemaAST as AST } from "effect"
 import { OverviewRecord } from "../inventory/InventoryApi.js"
 
-export const kinds = ["skus", "customers", "suppliers", "carriers", "orders", "preadvices", "stock"] as const
+export const kinds = ["skus", "customers", "suppliers", "carriers", "orders", "preadvices", "stock", "holds"] as const
 export type Kind = (typeof kinds)[number]
 
 export const isKind = (name: string): name is Kind => (kinds as ReadonlyArray<string>).includes(name)
@@ -71,7 +73,8 @@ export const shapes = {
   carriers: { body: withId(CarrierInput), record: Carrier },
   orders: { body: NewOrder, record: Order, groupedBy: "order_id" },
   preadvices: { body: NewPreAdvice, record: PreAdvice, groupedBy: "pre_advice_id" },
-  stock: { body: AdjustmentRequest, record: OverviewRecord }
+  stock: { body: AdjustmentRequest, record: OverviewRecord },
+  holds: { body: NewHold, record: Hold }
 } as const satisfies { readonly [K in Kind]: Shape }
 
 /** How a CSV cell becomes the JSON value of its field: a number, true or false, or the text itself. */

@@ -1,0 +1,146 @@
+/**
+ * The properties of holds and recalls (spec §5) through the real server, on SQLite: for any sequence
+ * of receipts, holds (with `deallocate` or not), releases, waves, picks and shipments, and moves,
+ * no wave allocates a content an Active hold covers as it starts (`checkAllocationAvoidsHolds`),
+ * and each lot's trace is complete against the ledger (`checkTrace` of `@wms/core/testing`). No
+ * request answers 500.
+ */
+import { SqlClient } from "@effect/sql"
+import { assert, layer } from "@effect/vitest"
+import { checkAllocationAvoidsHolds, checkTrace, type LotLedgerRow } from "@wms/core/testing"
+import { Effect, Layer, Runtime } from "effect"
+import fc from "fast-check"
+import { freshSqliteFile } from "../../../testing/databases.js"
+import { insertSku } from "../../../testing/fixtures.js"
+import { testServer } from "../../../testing/server.js"
+import { expectStatus, unique } from "../../../testing/world.js"
+import { type Request, session, startedWave } from "./PickingWorld.js"
+
+const server = Layer.unwrapScoped(Effect.map(freshSqliteFile, (filename) => testServer(`sqlite:${filename}`)))
+
+const lots = ["L1", "L2", "L3"]
+const places = ["P1", "P2"]
+const lot = fc.constantFrom(...lots)
+const qty = fc.integer({ min: 1, max: 6 })
+const index = fc.nat({ max: 7 })
+
+const operation = fc.oneof(
+  fc.record({ kind: fc.constant("receive" as const), lot, place: fc.constantFrom(...places), qty }),
+  fc.record({
+    kind: fc.constant("hold" as const),
+    lot: fc.option(lot, { nil: undefined }),
+    place: fc.constantFrom(...places),
+    deallocate: fc.boolean()
+  }),
+  fc.record({ kind: fc.constant("release" as const), hold: index }),
+  fc.record({ kind: fc.constant("wave" as const), qty }),
+  fc.record({ kind: fc.constant("pickAndShip" as const) }),
+  fc.record({ kind: fc.constant("move" as const), content: index, qty })
+)
+type Operation = typeof operation extends fc.Arbitrary<infer A> ? A : never
+
+const sql = Effect.map(SqlClient.SqlClient, (client) => client)
+
+/** Plays the operations on a new SKU; yields the violations of its holds and traces, and any 5xx. */
+const play = (request: Request, operations: ReadonlyArray<Operation>) =>
+  Effect.gen(function*() {
+    const db = yield* sql
+    const sku = yield* insertSku({ sku_id: unique("HP") })
+    const tag = (name: string) => `${sku}-${name}`
+    const holds: Array<number> = []
+    const waves: Array<number> = []
+    const problems: Array<string> = []
+    const answered = (what: unknown, status: number) => {
+      if (status >= 500) problems.push(`${JSON.stringify(what)} → ${status}`)
+    }
+    for (const op of operations) {
+      if (op.kind === "receive") {
+        const preAdvice = unique("PA")
+        answered(
+          op,
+          (yield* request("POST", "/preadvices", { pre_advice_id: preAdvice, lines: [{ sku_id: sku, qty: op.qty }] }))
+            .status
+        )
+        answered(
+          op,
+          (yield* request("POST", `/preadvices/${preAdvice}/receive`, {
+            lines: [{ line: 1, qty: op.qty, tag_id: tag(op.lot), loc_id: `${sku}-${op.place}` }],
+            putaway: false
+          })).status
+        )
+      } else if (op.kind === "hold") {
+        const body = op.lot === undefined
+          ? { loc_id: `${sku}-${op.place}`, reason_code: "QA", deallocate: op.deallocate }
+          : { sku_id: sku, tag_id: tag(op.lot), reason_code: "QA", deallocate: op.deallocate }
+        const made = yield* request("POST", "/holds", body)
+        answered(op, made.status)
+        if (made.status === 201) holds.push(made.body.id)
+      } else if (op.kind === "release") {
+        if (holds.length > 0) {
+          answered(op, (yield* request("POST", `/holds/${holds[op.hold % holds.length]}/release`)).status)
+        }
+      } else if (op.kind === "wave") {
+        const held = new Set(
+          ((yield* request("GET", "/inventory/overview?held=true")).body as ReadonlyArray<{ content_id: number }>)
+            .map((row) => row.content_id)
+        )
+        const waveId = yield* startedWave(request, [{ order_id: unique("HPO"), lines: [{ sku_id: sku, qty: op.qty }] }])
+        waves.push(waveId)
+        const claims = yield* db<
+          { id: number; content_id: number }
+        >`SELECT id, content_id FROM claims WHERE wave_id = ${waveId}`
+        problems.push(...checkAllocationAvoidsHolds(held, claims))
+      } else if (op.kind === "pickAndShip") {
+        for (const waveId of waves) {
+          const tasks = (yield* request("GET", `/tasks?wave_id=${waveId}`)).body as ReadonlyArray<{ id: number }>
+          for (const task of tasks) answered(op, (yield* request("POST", `/tasks/${task.id}/confirm`)).status)
+          const orders = (yield* request("GET", `/waves/${waveId}/orders`)).body as ReadonlyArray<{ order_id: string }>
+          for (const order of orders) answered(op, (yield* request("POST", `/orders/${order.order_id}/ship`)).status)
+        }
+      } else {
+        const contents = yield* db<{ content_id: number }>`SELECT content_id FROM contents
+          WHERE sku_id = ${sku} AND qty > 0 ORDER BY content_id`
+        if (contents.length === 0) continue
+        const source = contents[op.content % contents.length].content_id
+        const task = yield* request("POST", "/movement-tasks", {
+          content_id: source,
+          qty: op.qty,
+          to_loc_id: `${sku}-MOVED`
+        })
+        answered(op, task.status)
+        if (task.status === 201) {
+          answered(
+            op,
+            (yield* request("POST", `/movement-tasks/${task.body.id}/confirm`)).status
+          )
+        }
+      }
+    }
+    for (const name of lots) {
+      const trace = yield* request("GET", `/trace?sku_id=${sku}&tag_id=${tag(name)}`)
+      expectStatus(trace, 200)
+      const ledger = yield* db<LotLedgerRow>`SELECT t.transaction_type, t.qty, t.order_id, t.line_id
+        FROM inventory_transactions t JOIN contents c ON c.content_id = t.content_id
+        WHERE c.sku_id = ${sku} AND c.tag_id = ${tag(name)} ORDER BY t.id`
+      problems.push(...checkTrace(trace.body, ledger).map((problem) => `${name}: ${problem}`))
+    }
+    return problems
+  }).pipe(Effect.orDie)
+
+layer(server, { timeout: 180_000 })("holds properties on sqlite", (it) => {
+  it.effect("no wave allocates held stock, and every lot's trace is complete against the ledger", () =>
+    Effect.gen(function*() {
+      const request = yield* session
+      const runtime = yield* Effect.runtime<SqlClient.SqlClient>()
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 12 }), (operations) =>
+            Runtime.runPromise(runtime)(
+              Effect.map(play(request, operations), (violations) =>
+                assert.deepStrictEqual(violations, []))
+            )),
+          { numRuns: 10 }
+        )
+      )
+    }))
+})
