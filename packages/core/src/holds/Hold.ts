@@ -7,6 +7,7 @@
 import { Schema } from "effect"
 import { RequiredText, TextId } from "../masterdata/MasterData.js"
 import { CalendarDate, RecordId, RecordIdFromPath } from "../shared/Formats.js"
+import { StoredText } from "../shared/Text.js"
 import { ListWindow } from "../shared/Window.js"
 
 /** A hold's status: 24 Active, or 14 Released (the one status table). */
@@ -58,8 +59,7 @@ const ReasonCodeText = RequiredText.pipe(
 )
 
 const Notes = Schema.optionalWith(
-  Schema.NullOr(Schema.String.pipe(
-    Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain NUL characters" }),
+  Schema.NullOr(StoredText.pipe(
     Schema.filter((s) => s.length <= maxHoldNotesLength, {
       message: () => `must be at most ${maxHoldNotesLength} characters`
     })
