@@ -13,7 +13,10 @@ import {
   ShippingUnitNotOpen,
   ShippingUnitShipped,
   SsccSerialsExhausted,
-  SsccTaken
+  SsccTaken,
+  TransferInClientScope,
+  TransferPreAdviceNotDeletable,
+  TransferSkuMissing
 } from "@wms/core"
 import {
   CarrierInUse,
@@ -71,6 +74,7 @@ import {
   PreAdviceNotFound,
   PreAdviceNothingToReceive,
   PreAdviceNotOpen,
+  PreAdviceNotTransfer,
   SiteExists,
   SiteNotFound,
   SkuExists,
@@ -160,6 +164,26 @@ const documented: ReadonlyArray<readonly [WarehouseError, string, string]> = [
     "Shipping unit 4 is Complete: its contents cannot change"
   ],
   [new ShippingUnitShipped({ unitId: 4 }), "Conflict", "Shipping unit 4 is shipped"],
+  [
+    new TransferSkuMissing({ skuId: "A", siteId: "north" }),
+    "Conflict",
+    "SKU A does not exist at site north, the transfer's destination"
+  ],
+  [
+    new TransferInClientScope({ clientId: "c1" }),
+    "Conflict",
+    "A transfer moves a site's own stock: it cannot be made in the scope of client c1"
+  ],
+  [
+    new TransferPreAdviceNotDeletable({ preAdviceId: "TR-main-T1" }),
+    "Conflict",
+    "PreAdvice with PreAdviceID TR-main-T1 is a transfer: it is never deleted, its close writes off what is not received"
+  ],
+  [
+    new PreAdviceNotTransfer({ preAdviceId: "PA-1" }),
+    "Conflict",
+    "PreAdvice with PreAdviceID PA-1 is not a transfer: only a transfer's pre-advice can be closed"
+  ],
   [new ShippingUnitEmpty({ unitId: 4 }), "Conflict", "Shipping unit 4 is empty"],
   [new ShippingUnitCarriesOpen({ unitId: 4, cartonId: 5 }), "Conflict", "Shipping unit 4 carries open carton 5"],
   [new ShippingUnitLineNotFound({ unitId: 4, orderLine: 2 }), "NotFound", "Shipping unit 4 holds no order line 2"],

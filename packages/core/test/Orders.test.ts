@@ -6,6 +6,7 @@ import {
   OrderRepository,
   type OrderRow,
   Orders,
+  SiteRepository,
   type StoredOrder,
   toOrder
 } from "@wms/core"
@@ -31,6 +32,7 @@ const header = (fields: Partial<OrderRow> = {}): OrderRow => ({
   created_at: "2030-01-02T03:04:05.000Z",
   created_by: "user-1",
   backorder_of: null,
+  to_site: null,
   ...fields
 })
 
@@ -63,6 +65,7 @@ const ordersOn = (log: CallLog, repository: Partial<Repository>, allocations: Pa
   Orders.Default.pipe(Layer.provide([
     makeTestLayer(OrderRepository)(repository, log),
     makeTestLayer(OrderAllocations)(allocations, log),
+    makeTestLayer(SiteRepository)({}, log),
     testTransactor(log)
   ]))
 
@@ -123,7 +126,8 @@ describe("Orders", () => {
         // A blank dock is no dock.
         ship_dock: null,
         created_at: "1970-01-01T00:00:00.000Z",
-        created_by: "user-1"
+        created_by: "user-1",
+        to_site: null
       }]])
       // Lines without a number come after the highest given: 1 is taken, so 2 and 3.
       assert.deepStrictEqual(log.argsOf("OrderRepository.insertLines"), [[7, [

@@ -22,6 +22,7 @@ import {
   type StockToAllocate,
   type StoredOrder,
   toOrder,
+  TransferRepository,
   WaveRepository
 } from "@wms/core"
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
@@ -84,7 +85,8 @@ const order = (status_id: number, qty_shipped: number): StoredOrder => ({
     ship_dock: null,
     created_at: createdAt,
     created_by: "user-1",
-    backorder_of: null
+    backorder_of: null,
+    to_site: null
   },
   lines: [{ line: 1, sku_id: "A", qty: 3, qty_picked: 3, qty_shipped, qty_backordered: 0 }]
 })
@@ -167,6 +169,7 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
         shipOrder: () => Effect.void,
         ...stubs.units
       }, log),
+      makeTestLayer(TransferRepository)({}, log),
       makeTestLayer(LocationRepository)({
         lockMany: (_, locIds) => Effect.succeed(locIds.filter((id) => stubs.locations?.includes(id)).map(managed))
       }, log),

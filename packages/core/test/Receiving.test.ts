@@ -37,9 +37,19 @@ const preAdvice = (fields: Partial<PreAdviceToReceive> = {}): PreAdviceToReceive
   pre_advice_id: "PA-1",
   client_id: null,
   status_id: 1,
+  transfer: null,
   lines: [
-    { line: 1, sku_id: "A", qty: 5, qty_received: 0, client_id: null },
-    { line: 2, sku_id: "EXP", qty: 3, qty_received: 1, client_id: ClientId.make("c2") }
+    { line: 1, sku_id: "A", qty: 5, qty_received: 0, client_id: null, tag_id: null, expiry_date: null, qty_lost: 0 },
+    {
+      line: 2,
+      sku_id: "EXP",
+      qty: 3,
+      qty_received: 1,
+      client_id: ClientId.make("c2"),
+      tag_id: null,
+      expiry_date: null,
+      qty_lost: 0
+    }
   ],
   ...fields
 })
@@ -283,7 +293,16 @@ describe("Receiving", () => {
     Effect.gen(function*() {
       const received = preAdvice({
         status_id: 3,
-        lines: [{ line: 1, sku_id: "A", qty: 5, qty_received: 5, client_id: null }]
+        lines: [{
+          line: 1,
+          sku_id: "A",
+          qty: 5,
+          qty_received: 5,
+          client_id: null,
+          tag_id: null,
+          expiry_date: null,
+          qty_lost: 0
+        }]
       })
       assert.deepStrictEqual(
         yield* failure(

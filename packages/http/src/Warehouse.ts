@@ -28,6 +28,7 @@ import {
   SkuGroups,
   Skus,
   TimeZone,
+  Transfers,
   WaveDefinitions,
   Waves,
   Webhooks
@@ -80,6 +81,7 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     PickFaces.Default,
     Picking.Default,
     ShippingUnits.Default,
+    Transfers.Default,
     Webhooks.Default,
     EventSubscriptions.Default,
     ReceiptPutawayLive

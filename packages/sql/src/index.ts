@@ -25,6 +25,7 @@ import * as SqlSiteRepository from "./SqlSiteRepository.js"
 import * as SqlSiteSettingsRepository from "./SqlSiteSettingsRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
 import * as SqlSkuRepository from "./SqlSkuRepository.js"
+import * as SqlTransferRepository from "./SqlTransferRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
 import * as SqlWaveDefinitionRepository from "./SqlWaveDefinitionRepository.js"
 import * as SqlWaveRepository from "./SqlWaveRepository.js"
@@ -58,5 +59,6 @@ export const repositories = Layer.mergeAll(
   SqlSiteSettingsRepository.layer,
   SqlCountRepository.layer,
   SqlPickFaceRepository.layer,
-  SqlShippingUnitRepository.layer
+  SqlShippingUnitRepository.layer,
+  SqlTransferRepository.layer
 )

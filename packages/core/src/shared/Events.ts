@@ -13,7 +13,9 @@ export const EventTypes = [
   "preadvice_received",
   "count_pending_approval",
   "count_completed",
-  "order_backordered"
+  "order_backordered",
+  "transfer_shipped",
+  "transfer_received"
 ] as const
 export type EventType = typeof EventTypes[number]
 

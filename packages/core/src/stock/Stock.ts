@@ -32,7 +32,9 @@ export const TransactionTypes = [
   "Putaway",
   "Move",
   "Replenish",
-  "Count"
+  "Count",
+  "TransferOut",
+  "TransferIn"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
 
@@ -85,6 +87,7 @@ export interface ReplayedTransaction {
 export const effectOf = (type: TransactionType, qty: number): ContentQuantities => {
   switch (type) {
     case "Receipt":
+    case "TransferIn":
     case "Adjustment":
     case "Count":
     case "Putaway":
@@ -103,7 +106,9 @@ export const effectOf = (type: TransactionType, qty: number): ContentQuantities 
       return { qty: 0, qty_allocated: 0, qty_tasked_from: qty }
     case "Untask":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: -qty }
+    // Shipped stock left its content when it was picked; a transfer's is shipped alike (spec §3).
     case "Shipment":
+    case "TransferOut":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
   }
 }
