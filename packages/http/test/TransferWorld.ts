@@ -23,27 +23,47 @@ export const skuOnSites = (sites: ReadonlyArray<string>, prefix = "TS") =>
     return sku
   })
 
-/** Stock of a SKU at `main`: a content at `loc_id` with tag `tag_id` and the expiry given. */
+/** Stock of a SKU at `site` (`main` unless told): a content at `loc_id` with tag `tag_id` and the expiry given. */
 export const stockAt = (
   request: Request,
-  stock: { sku_id: string; loc_id: string; tag_id: string; qty: number; expiry_date?: string | null }
-) => Effect.map(request("POST", "/inventory/adjustments", stock), (response) => expectStatus(response, 204))
+  stock: { sku_id: string; loc_id: string; tag_id: string; qty: number; expiry_date?: string | null },
+  site = "main"
+) => Effect.map(request("POST", "/inventory/adjustments", stock, site), (response) => expectStatus(response, 204))
 
-/** Waves, picks in full and returns the order `orderId` of `main`, Picked. */
-export const pickOrder = (request: Request, orderId: string) =>
+/** Waves the order `orderId` of `site` alone and picks in full what the wave allocated. */
+export const pickOrder = (request: Request, orderId: string, site = "main") =>
   Effect.gen(function*() {
     const definition = { description: `Only ${orderId}`, criterium_id: 2, value: orderId, pick_type: 1 }
-    expectStatus(yield* request("POST", "/wave-definitions", definition), 204)
-    const definitions = (yield* request("GET", "/wave-definitions")).body as ReadonlyArray<
+    expectStatus(yield* request("POST", "/wave-definitions", definition, site), 204)
+    const definitions = (yield* request("GET", "/wave-definitions", undefined, site)).body as ReadonlyArray<
       { readonly id: number; readonly value: string | null }
     >
     const wavedef_id = definitions.find((d) => d.value === orderId)!.id
-    const created = yield* request("POST", "/waves/create", { wavedef_id })
+    const created = yield* request("POST", "/waves/create", { wavedef_id }, site)
     expectStatus(created, 200)
     const waveId = created.body.wave_id as number
-    expectStatus(yield* request("POST", "/waves/start", { wave_id: waveId }), 200)
-    const tasks = (yield* request("GET", `/tasks?wave_id=${waveId}`)).body as ReadonlyArray<{ readonly id: number }>
-    for (const task of tasks) expectStatus(yield* request("POST", `/tasks/${task.id}/confirm`), 204)
+    expectStatus(yield* request("POST", "/waves/start", { wave_id: waveId }, site), 200)
+    const tasks = (yield* request("GET", `/tasks?wave_id=${waveId}`, undefined, site)).body as ReadonlyArray<
+      { readonly id: number }
+    >
+    for (const task of tasks) expectStatus(yield* request("POST", `/tasks/${task.id}/confirm`, undefined, site), 204)
+  })
+
+/**
+ * Creates a transfer of `lines` from `fromSite` (`main` unless told) to `toSite`, picks what its
+ * wave allocated and ships it; yields the order id and the ship's answer.
+ */
+export const transferred = (
+  request: Request,
+  toSite: string,
+  lines: ReadonlyArray<{ readonly sku_id: string; readonly qty: number }>,
+  fromSite = "main"
+) =>
+  Effect.gen(function*() {
+    const orderId = unique("T")
+    expectStatus(yield* request("POST", "/orders", { order_id: orderId, to_site: toSite, lines }, fromSite), 204)
+    yield* pickOrder(request, orderId, fromSite)
+    return { orderId, shipped: yield* request("POST", `/orders/${orderId}/ship`, undefined, fromSite) }
   })
 
 /** Creates a transfer of `lines` from `main` to `toSite`, picks it in full and ships it; yields the order id. */
@@ -52,10 +72,7 @@ export const shippedTransfer = (
   toSite: string,
   lines: ReadonlyArray<{ readonly sku_id: string; readonly qty: number }>
 ) =>
-  Effect.gen(function*() {
-    const orderId = unique("T")
-    expectStatus(yield* request("POST", "/orders", { order_id: orderId, to_site: toSite, lines }), 204)
-    yield* pickOrder(request, orderId)
-    expectStatus(yield* request("POST", `/orders/${orderId}/ship`), 204)
+  Effect.map(transferred(request, toSite, lines), ({ orderId, shipped }) => {
+    expectStatus(shipped, 204)
     return orderId
   })
