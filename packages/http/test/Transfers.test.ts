@@ -351,4 +351,46 @@ layer(server, { timeout: 120_000 })("transfers on sqlite", (it) => {
         `Order with OrderID ${shipped} is Shipped: it can be deleted only until picking starts`
       ])
     }))
+
+  it.effect("packs a transfer into shipping units like any order: transfer_shipped carries them, Shipped", () =>
+    Effect.gen(function*() {
+      const request = yield* session
+      const north = yield* destinationSite(request)
+      const sku = yield* skuOnSites([north])
+      yield* stockAt(request, { sku_id: sku, loc_id: "D-1", tag_id: `${sku}-L`, qty: 3 })
+      const settings = (on: boolean) =>
+        request("PUT", "/sites/main/settings", {
+          gs1_company_prefix: on ? "0614141" : null,
+          sscc_extension_digit: 0,
+          pack_before_ship: on
+        })
+      expectStatus(yield* settings(true), 204)
+      const orderId = unique("T")
+      expectStatus(
+        yield* request("POST", "/orders", { order_id: orderId, to_site: north, lines: [{ sku_id: sku, qty: 3 }] }),
+        204
+      )
+      yield* pickOrder(request, orderId)
+      assert.deepStrictEqual(answer(yield* request("POST", `/orders/${orderId}/ship`)), [
+        409,
+        `Order ${orderId} has 3 picked units not packed`
+      ])
+      const unit = yield* request("POST", "/shipping-units", {
+        order_id: orderId,
+        unit_type: "Pallet",
+        lines: [{ order_line: 1, qty: 3 }]
+      })
+      expectStatus(unit, 201)
+      expectStatus(yield* request("POST", `/shipping-units/${unit.body.id}/close`), 204)
+      expectStatus(yield* request("POST", `/orders/${orderId}/ship`), 204)
+      expectStatus(yield* settings(false), 204)
+      const [event] = (yield* eventsOf("transfer_shipped")).filter((e) => e.data.order_id === orderId)
+      assert.deepStrictEqual(
+        event.data.shipping_units.map((u: Record<string, unknown>) => [u.sscc, u.unit_type]),
+        [[unit.body.sscc, "Pallet"]]
+      )
+      assert.strictEqual((yield* request("GET", `/shipping-units/${unit.body.id}`)).body.status_id, 19)
+      const preAdvice = (yield* request("GET", `/preadvices/TR-main-${orderId}`, undefined, north)).body
+      assert.deepStrictEqual(preAdvice.lines.map((l: Record<string, unknown>) => [l.sku_id, l.qty]), [[sku, 3]])
+    }))
 })
