@@ -177,12 +177,12 @@ const documented: ReadonlyArray<readonly [WarehouseError, string, string]> = [
   [
     new TransferPreAdviceNotDeletable({ preAdviceId: "TR-main-T1" }),
     "Conflict",
-    "PreAdvice with PreAdviceID TR-main-T1 is a transfer: it is never deleted, its close writes off what is not received"
+    "PreAdvice with PreAdviceID TR-main-T1 came from a transfer and cannot be deleted; its close writes off what was not received"
   ],
   [
     new PreAdviceNotTransfer({ preAdviceId: "PA-1" }),
     "Conflict",
-    "PreAdvice with PreAdviceID PA-1 is not a transfer: only a transfer's pre-advice can be closed"
+    "PreAdvice with PreAdviceID PA-1 was not made by a transfer: only a transfer's pre-advice can be closed"
   ],
   [new ShippingUnitEmpty({ unitId: 4 }), "Conflict", "Shipping unit 4 is empty"],
   [new ShippingUnitCarriesOpen({ unitId: 4, cartonId: 5 }), "Conflict", "Shipping unit 4 carries open carton 5"],

@@ -96,7 +96,7 @@ describe("Transfers", () => {
       ])
       assert.deepStrictEqual(yield* close(Option.some(transfer(1, { transfer: null }))), [
         "PreAdviceNotTransfer",
-        "PreAdvice with PreAdviceID TR-south-T1 is not a transfer: only a transfer's pre-advice can be closed"
+        "PreAdvice with PreAdviceID TR-south-T1 was not made by a transfer: only a transfer's pre-advice can be closed"
       ])
       for (const [status, description] of [[3, "Received"], [20, "Complete"]] as const) {
         assert.deepStrictEqual(yield* close(Option.some(transfer(status))), [

@@ -176,7 +176,7 @@ layer(server, { timeout: 120_000 })("transfers on sqlite", (it) => {
       )
       assert.deepStrictEqual(answer(yield* request("DELETE", `/preadvices/${preAdviceId}`, undefined, north)), [
         409,
-        `PreAdvice with PreAdviceID ${preAdviceId} is a transfer: it is never deleted, its close writes off what is not received`
+        `PreAdvice with PreAdviceID ${preAdviceId} came from a transfer and cannot be deleted; its close writes off what was not received`
       ])
 
       // Events: transfer_shipped at both sites with the order; transfer_received at both for each receipt.
@@ -245,7 +245,7 @@ layer(server, { timeout: 120_000 })("transfers on sqlite", (it) => {
       )
       assert.deepStrictEqual(
         answer(yield* request("POST", `/preadvices/PA-${orderId}/close`, { reason_code: "Other" })),
-        [409, `PreAdvice with PreAdviceID PA-${orderId} is not a transfer: only a transfer's pre-advice can be closed`]
+        [409, `PreAdvice with PreAdviceID PA-${orderId} was not made by a transfer: only a transfer's pre-advice can be closed`]
       )
     }))
 

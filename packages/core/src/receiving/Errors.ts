@@ -106,7 +106,7 @@ export class TransferPreAdviceNotDeletable extends Schema.TaggedError<TransferPr
     return "Conflict" as const
   }
   override get message() {
-    return `PreAdvice with PreAdviceID ${this.preAdviceId} is a transfer: it is never deleted, ` +
-      "its close writes off what is not received"
+    return `PreAdvice with PreAdviceID ${this.preAdviceId} came from a transfer and cannot be deleted; ` +
+      "its close writes off what was not received"
   }
 }

@@ -11,6 +11,6 @@ export class PreAdviceNotTransfer extends Schema.TaggedError<PreAdviceNotTransfe
     return "Conflict" as const
   }
   override get message() {
-    return `PreAdvice with PreAdviceID ${this.preAdviceId} is not a transfer: only a transfer's pre-advice can be closed`
+    return `PreAdvice with PreAdviceID ${this.preAdviceId} was not made by a transfer: only a transfer's pre-advice can be closed`
   }
 }

@@ -104,7 +104,7 @@ export class PreAdvicesApi extends HttpApiGroup.make("preAdvices")
       .annotate(
         OpenApi.Description,
         `Removes the pre-advice and all its lines. ${openOnly} A transfer's pre-advice is never deleted: 409 ` +
-          "`PreAdvice with PreAdviceID <id> is a transfer: it is never deleted, its close writes off what is not " +
+          "`PreAdvice with PreAdviceID <id> came from a transfer and cannot be deleted; its close writes off what was not " +
           "received` (`POST /preadvices/:id/close`)."
       )
   )

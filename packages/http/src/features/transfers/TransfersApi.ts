@@ -46,7 +46,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
           "(20) with the `reason_code`, and receives nothing more (409 `… has nothing left to receive`). Only an " +
           "In Transit or In Receipt transfer closes: otherwise 409 `PreAdvice with PreAdviceID <id> is <status>: " +
           "only an In Transit or In Receipt transfer can be closed`; a pre-advice no transfer made: 409 " +
-          "`PreAdvice with PreAdviceID <id> is not a transfer: only a transfer's pre-advice can be closed`; " +
+          "`PreAdvice with PreAdviceID <id> was not made by a transfer: only a transfer's pre-advice can be closed`; " +
           "missing in the scope: 404. A close and a receipt of the same transfer run one after the other. 204."
       )
   )
