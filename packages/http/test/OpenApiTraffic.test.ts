@@ -293,7 +293,9 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("the OpenAPI docu
       yield* okCall("POST", "/inventory/adjustments", { sku_id: "SODA", loc_id: "T-01", tag_id: "SODA-1", qty: 2 })
       yield* okCall("POST", "/orders", { order_id: "TR-1", to_site: "NORTH", lines: [{ sku_id: "SODA", qty: 2 }] })
       yield* okCall("POST", "/wave-definitions", { ...definition, description: "TR-1 only", value: "TR-1" })
-      const transferWave = json(yield* okCall("POST", "/waves/create", { wavedef_id: yield* idOf("/wave-definitions") }))
+      const transferWave = json(
+        yield* okCall("POST", "/waves/create", { wavedef_id: yield* idOf("/wave-definitions") })
+      )
       yield* okCall("POST", "/waves/start", { wave_id: transferWave.wave_id })
       for (const { id } of json(yield* okCall("GET", `/tasks?wave_id=${transferWave.wave_id}`))) {
         yield* okCall("POST", `/tasks/${id}/confirm`)

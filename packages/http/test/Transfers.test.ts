@@ -245,7 +245,10 @@ layer(server, { timeout: 120_000 })("transfers on sqlite", (it) => {
       )
       assert.deepStrictEqual(
         answer(yield* request("POST", `/preadvices/PA-${orderId}/close`, { reason_code: "Other" })),
-        [409, `PreAdvice with PreAdviceID PA-${orderId} was not made by a transfer: only a transfer's pre-advice can be closed`]
+        [
+          409,
+          `PreAdvice with PreAdviceID PA-${orderId} was not made by a transfer: only a transfer's pre-advice can be closed`
+        ]
       )
     }))
 
