@@ -7,7 +7,7 @@ import { SiteRepository } from "../admin/SiteRepository.js"
 import { invalidField } from "../shared/Errors.js"
 import { TimeZone } from "../shared/Formats.js"
 import { Status } from "../shared/Status.js"
-import { type Actor, ownerOf } from "../shared/Tenancy.js"
+import { type Actor, ownerOf, requireAdmin } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import {
   OrderExists,
@@ -119,9 +119,11 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     const create = Effect.fnUntraced(function*(actor: Actor, input: NewOrder) {
       const newLines = input.lines ?? []
       const toSite = input.to_site ?? null
-      if (toSite !== null) yield* provided(checkTransferOrder(actor, { ...input, to_site: toSite, lines: newLines }))
+      // Only an admin makes a transfer (spec §3 T1); its own checks follow those of any order.
+      if (toSite !== null) yield* requireAdmin(actor)
       yield* checkReferences(actor, input)
       yield* checkSkus(actor, newLines, (i) => `lines.${i}.sku_id`)
+      if (toSite !== null) yield* provided(checkTransferOrder(actor, { ...input, to_site: toSite, lines: newLines }))
       const lines = yield* numberLines(input.order_id, [], newLines)
       const ref = yield* orders.insert({
         owner: ownerOf(actor.scope),
