@@ -61,7 +61,7 @@ export const must = (status: number, result: CallResult, what: string) =>
 
 /**
  * A storm's start: `processes` bundled servers on its database, an admin's requests to them on
- * `site` (half their POSTs with an `Idempotency-Key`), seeded choices (the seed from `WMS_TEST_SEED`,
+ * `site` unless a request names another (half their POSTs with an `Idempotency-Key`), seeded choices (the seed from `WMS_TEST_SEED`,
  * else the clock), and `record`, which tallies what each kind of request answered and keeps every
  * status `allowed` does not document for it. Any answer of 500 or more is kept, recorded or not.
  */
@@ -104,13 +104,14 @@ export const startStorm = (
       method: "GET" | "POST" | "PUT" | "DELETE",
       path: string,
       body?: unknown,
-      key?: string
+      key?: string,
+      site = options.site
     ) => {
       const keyed = key ?? (method === "POST" && next() < 0.5 ? `storm-${seed}-${keys++}` : undefined)
       return Effect.tap(
         call(server, method, path, {
           token,
-          site: options.site,
+          site,
           body,
           headers: keyed === undefined ? {} : { "idempotency-key": keyed }
         }),

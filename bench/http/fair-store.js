@@ -72,6 +72,8 @@ const orderView = (timeZone) => {
     ship_dock: row.ship_dock,
     creation_datetime: dateTime(row.created_at),
     created_by: row.created_by,
+    order_type: row.to_site === null ? "Customer" : "Transfer",
+    to_site: row.to_site,
     ...(row.backorder_of === null ? {} : { backorder_of: row.backorder_of })
   })
   // The lines come as a JSON array of `[line, sku_id, qty, qty_picked, qty_shipped, qty_backordered]`.
@@ -153,7 +155,7 @@ const orderParams = (actor, order) => [
 const texts = (dialect) => {
   const headerColumns = `o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
       o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date,
-      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by, o.backorder_of`
+      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by, o.backorder_of, o.to_site`
   const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
   const linesColumn = `(SELECT ${
     dialect === "pg"

@@ -31,6 +31,8 @@ export const order = {
     ship_dock: nullable("string"),
     creation_datetime: { type: "string" },
     created_by: { type: "string" },
+    order_type: { type: "string" },
+    to_site: nullable("string"),
     backorder_of: nullable("string"),
     lines: { type: "array", items: orderLine }
   }

@@ -26,7 +26,7 @@ export const statusDescriptions = {
 const orderSelect = (linesAggregate) =>
   `SELECT o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
   o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date, k.name AS carrier_name,
-  o.ship_dock, o.created_at, o.created_by, o.backorder_of,
+  o.ship_dock, o.created_at, o.created_by, o.backorder_of, o.to_site,
   (SELECT ${linesAggregate} FROM order_lines l WHERE l.order_ref = o.id) AS lines
   FROM orders o LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN carriers k ON k.id = o.carrier_id`
 const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
@@ -56,6 +56,8 @@ export const toOrder = (row) => {
     ship_dock: row.ship_dock,
     creation_datetime: dateTime(row.created_at),
     created_by: row.created_by,
+    order_type: row.to_site === null ? "Customer" : "Transfer",
+    to_site: row.to_site,
     ...(row.backorder_of === null ? {} : { backorder_of: row.backorder_of }),
     lines: row.lines === null ?
       [] :

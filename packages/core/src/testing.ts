@@ -42,6 +42,7 @@
  * const orders = Orders.Default.pipe(Layer.provide([
  *   makeTestLayer(OrderRepository)({ find: () => Effect.succeed(Option.none()) }, log),
  *   makeTestLayer(OrderAllocations)({}),
+ *   makeTestLayer(SiteRepository)({}),
  *   testTransactor(log)
  * ]))
  * ```
@@ -61,4 +62,5 @@ export * from "./testing/Replenishment.js"
 export * from "./testing/ShortPicks.js"
 export * from "./testing/Snapshot.js"
 export * from "./testing/Stubs.js"
+export * from "./testing/Transfers.js"
 export * from "./testing/Views.js"

@@ -16,7 +16,10 @@ import {
   ShippingUnitNotOpen,
   ShippingUnitShipped,
   SsccSerialsExhausted,
-  SsccTaken
+  SsccTaken,
+  TransferInClientScope,
+  TransferPreAdviceNotDeletable,
+  TransferSkuMissing
 } from "@wms/core"
 import {
   CarrierInUse,
@@ -74,6 +77,7 @@ import {
   PreAdviceNotFound,
   PreAdviceNothingToReceive,
   PreAdviceNotOpen,
+  PreAdviceNotTransfer,
   SiteExists,
   SiteNotFound,
   SkuExists,
@@ -170,6 +174,26 @@ const documented: ReadonlyArray<readonly [WarehouseError, string, string]> = [
     "Shipping unit 4 is Complete: its contents cannot change"
   ],
   [new ShippingUnitShipped({ unitId: 4 }), "Conflict", "Shipping unit 4 is shipped"],
+  [
+    new TransferSkuMissing({ skuId: "A", siteId: "north" }),
+    "Conflict",
+    "SKU A does not exist at site north, the transfer's destination"
+  ],
+  [
+    new TransferInClientScope({ clientId: "c1" }),
+    "Conflict",
+    "A transfer moves a site's own stock: it cannot be made in the scope of client c1"
+  ],
+  [
+    new TransferPreAdviceNotDeletable({ preAdviceId: "TR-main-T1" }),
+    "Conflict",
+    "PreAdvice with PreAdviceID TR-main-T1 came from a transfer and cannot be deleted; its close writes off what was not received"
+  ],
+  [
+    new PreAdviceNotTransfer({ preAdviceId: "PA-1" }),
+    "Conflict",
+    "PreAdvice with PreAdviceID PA-1 was not made by a transfer: only a transfer's pre-advice can be closed"
+  ],
   [new ShippingUnitEmpty({ unitId: 4 }), "Conflict", "Shipping unit 4 is empty"],
   [new ShippingUnitCarriesOpen({ unitId: 4, cartonId: 5 }), "Conflict", "Shipping unit 4 carries open carton 5"],
   [new ShippingUnitLineNotFound({ unitId: 4, orderLine: 2 }), "NotFound", "Shipping unit 4 holds no order line 2"],

@@ -1,11 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  Client,
+  ClientId,
   type NewOrder,
   type NewOrderLine,
   OrderAllocations,
   OrderRepository,
   type OrderRow,
   Orders,
+  Site,
+  SiteId,
+  SiteRepository,
   type StoredOrder,
   toOrder
 } from "@wms/core"
@@ -31,6 +36,7 @@ const header = (fields: Partial<OrderRow> = {}): OrderRow => ({
   created_at: "2030-01-02T03:04:05.000Z",
   created_by: "user-1",
   backorder_of: null,
+  to_site: null,
   ...fields
 })
 
@@ -59,10 +65,30 @@ const oneOrder = (status: number, more: Partial<Repository> = {}): Partial<Repos
 
 type Allocations = Context.Tag.Service<OrderAllocations>
 
+/** The sites: `north`, and `c9`, a client of `F`. */
+const sites: Partial<Context.Tag.Service<SiteRepository>> = {
+  findTarget: (id) =>
+    Effect.succeed(
+      id === "north"
+        ? Option.some({
+          _tag: "Site",
+          site: new Site({ site_id: SiteId.make("north"), name: "North", fulfillment: false })
+        })
+        : id === "c9"
+        ? Option.some({
+          _tag: "Client",
+          site: new Site({ site_id: SiteId.make("F"), name: "F", fulfillment: true }),
+          client: new Client({ client_id: ClientId.make("c9"), site_id: SiteId.make("F"), name: "C9" })
+        })
+        : Option.none()
+    )
+}
+
 const ordersOn = (log: CallLog, repository: Partial<Repository>, allocations: Partial<Allocations> = {}) =>
   Orders.Default.pipe(Layer.provide([
     makeTestLayer(OrderRepository)(repository, log),
     makeTestLayer(OrderAllocations)(allocations, log),
+    makeTestLayer(SiteRepository)(sites, log),
     testTransactor(log)
   ]))
 
@@ -77,6 +103,54 @@ const withOrders = <A, E>(
 const newOrder = (fields: Partial<NewOrder> = {}): NewOrder => ({ order_id: "SO-1", ...fields })
 
 describe("Orders", () => {
+  it.effect("a transfer order is an admin's, checked as any order first, then its destination; it keeps to_site", () =>
+    Effect.gen(function*() {
+      const admin = { ...siteActor, admin: true }
+      const repository: Partial<Repository> = {
+        visibleSkus: (scope, skuIds) =>
+          Effect.succeed(new Set(skuIds.filter((sku) => sku !== "NOPE" && (scope.site_id === "main" || sku === "A")))),
+        insert: () => Effect.succeed(Option.some(7)),
+        insertLines: () => Effect.succeed([])
+      }
+      const create = (actor: typeof siteActor, fields: Partial<NewOrder>, log = new CallLog()) =>
+        failure(withOrders(log, repository, (orders) => orders.createOrder(actor, newOrder(fields))))
+      const lines = [{ sku_id: "A", qty: 1 }]
+      const forbidden = new CallLog()
+      assert.deepStrictEqual(yield* create(siteActor, { to_site: "north", lines }, forbidden), [
+        "Forbidden",
+        "Admin rights required"
+      ])
+      assert.deepStrictEqual(forbidden.methods, ["Transactor.begin", "Transactor.rollback"])
+      // A SKU missing at the order's own site is the 400 of any order, before the destination is read.
+      assert.deepStrictEqual(
+        yield* create(admin, { to_site: "nowhere", lines: [{ sku_id: "NOPE", qty: 1 }] }),
+        [
+          "InvalidInput",
+          "Invalid field lines.0.sku_id: sku NOPE does not exist"
+        ].map((x, i) => i === 0 ? x : x)
+      )
+      assert.deepStrictEqual(yield* create(admin, { to_site: "nowhere", lines }), [
+        "SiteNotFound",
+        "Site with id nowhere not found"
+      ])
+      assert.deepStrictEqual(yield* create(admin, { to_site: "c9", lines }), [
+        "InvalidInput",
+        "Invalid field to_site: c9 is a client of site F, not a site"
+      ])
+      assert.deepStrictEqual(yield* create(admin, { to_site: "north", lines: [{ sku_id: "B", qty: 1 }] }), [
+        "TransferSkuMissing",
+        "SKU B does not exist at site north, the transfer's destination"
+      ])
+      const log = new CallLog()
+      yield* withOrders(log, repository, (orders) => orders.createOrder(admin, newOrder({ to_site: "north", lines })))
+      assert.deepStrictEqual(
+        log.argsOf("OrderRepository.insert").map(([row]) => (row as { to_site: string }).to_site),
+        [
+          "north"
+        ]
+      )
+    }))
+
   it.effect("create checks customer, carrier and SKUs, then inserts a Released order of the scope, lines after", () => {
     const log = new CallLog()
     const repository: Partial<Repository> = {
@@ -123,7 +197,8 @@ describe("Orders", () => {
         // A blank dock is no dock.
         ship_dock: null,
         created_at: "1970-01-01T00:00:00.000Z",
-        created_by: "user-1"
+        created_by: "user-1",
+        to_site: null
       }]])
       // Lines without a number come after the highest given: 1 is taken, so 2 and 3.
       assert.deepStrictEqual(log.argsOf("OrderRepository.insertLines"), [[7, [

@@ -22,6 +22,7 @@ import {
   type StockToAllocate,
   type StoredOrder,
   toOrder,
+  TransferRepository,
   WaveRepository
 } from "@wms/core"
 import { CallLog, makeTestEventPublisher, makeTestLayer, testTransactor } from "@wms/core/testing"
@@ -84,7 +85,8 @@ const order = (status_id: number, qty_shipped: number): StoredOrder => ({
     ship_dock: null,
     created_at: createdAt,
     created_by: "user-1",
-    backorder_of: null
+    backorder_of: null,
+    to_site: null
   },
   lines: [{ line: 1, sku_id: "A", qty: 3, qty_picked: 3, qty_shipped, qty_backordered: 0 }]
 })
@@ -94,6 +96,8 @@ interface Stubs {
   readonly orders?: Partial<Context.Tag.Service<OrderRepository>>
   readonly settings?: Partial<SiteSettings>
   readonly units?: Partial<Context.Tag.Service<ShippingUnitRepository>>
+  readonly inventory?: Partial<Context.Tag.Service<InventoryRepository>>
+  readonly transfers?: Partial<Context.Tag.Service<TransferRepository>>
   /** What `lockStock` finds of SKU A. */
   readonly stock?: ReadonlyArray<StockToAllocate>
   /** The managed locations. */
@@ -146,7 +150,8 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
         lockContent: () => Effect.succeed(Option.some(content)),
         appendTransactions: () => Effect.void,
         changeAllocation: () => Effect.void,
-        insertLostAndFound: () => Effect.succeed(1)
+        insertLostAndFound: () => Effect.succeed(1),
+        ...stubs.inventory
       }, log),
       makeTestLayer(OrderRepository)({ lock: () => Effect.succeed(Option.some(15)), ...stubs.orders }, log),
       makeTestLayer(WaveRepository)({
@@ -167,6 +172,7 @@ const withPicking = <A, E>(log: CallLog, stubs: Stubs, f: (picking: Picking) => 
         shipOrder: () => Effect.void,
         ...stubs.units
       }, log),
+      makeTestLayer(TransferRepository)(stubs.transfers ?? {}, log),
       makeTestLayer(LocationRepository)({
         lockMany: (_, locIds) => Effect.succeed(locIds.filter((id) => stubs.locations?.includes(id)).map(managed))
       }, log),
@@ -546,6 +552,90 @@ describe("Picking", () => {
       assert.deepStrictEqual(events, [
         { event_type: "order_shipped", site_id: "main", client_id: null, data: toOrder(shipped, "UTC") }
       ])
+    })
+  })
+
+  it.effect("ship of a transfer writes TransferOut, creates the destination's In Transit pre-advice and tells both sites", () => {
+    const log = new CallLog()
+    const toNorth = (o: StoredOrder): StoredOrder => ({ ...o, header: { ...o.header, to_site: "north" } })
+    const shipped = toNorth(order(19, 3))
+    let reads = 0
+    const claims = [
+      task({ id: 11, qty: 2, status: "picked" }),
+      task({ id: 12, qty: 1, status: "picked" }),
+      task({ id: 13, qty: 4, status: "picked", content_id: 23, tag_id: "T-23" })
+    ]
+    const stubs = (destinationSkus: ReadonlyArray<string>, inserted = true): Stubs => ({
+      orders: {
+        find: () => Effect.sync(() => Option.some(reads++ === 0 ? toNorth(order(18, 0)) : shipped)),
+        lock: () => Effect.succeed(Option.some(18)),
+        visibleSkus: (scope, skuIds) =>
+          Effect.succeed(new Set(scope.site_id === "north" ? skuIds.filter((id) => destinationSkus.includes(id)) : []))
+      },
+      picking: {
+        openTasksOfOrder: () => Effect.succeed(0),
+        pickedClaims: () => Effect.succeed(claims),
+        shipLines: () => Effect.void
+      },
+      inventory: {
+        findContent: (_, contentId) =>
+          Effect.succeed(
+            Option.some({
+              ...content,
+              content_id: contentId,
+              expiry_date: contentId === 22 ? "2031-01-31" : null,
+              description: null
+            })
+          )
+      },
+      transfers: { insertTransfer: () => Effect.succeed(inserted ? Option.some(90) : Option.none()) }
+    })
+    return Effect.gen(function*() {
+      const { events } = yield* withPicking(log, stubs(["A"]), (picking) => picking.ship(siteActor, "SO-7"))
+      const out = (claim: ClaimRow) => ({
+        ...entry("TransferOut", claim.qty, "DOCK", "Transfer SO-7"),
+        content_id: claim.content_id,
+        tag_id: claim.tag_id,
+        from_loc_id: "DOCK"
+      })
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[claims.map(out)]])
+      // One line per shipped content, with its tag and expiry; at the destination, In Transit.
+      assert.deepStrictEqual(log.argsOf("TransferRepository.insertTransfer"), [[{
+        site_id: "north",
+        pre_advice_id: "TR-main-SO-7",
+        order_id: "SO-7",
+        from_site: "main",
+        status_id: 26,
+        created_at: createdAt,
+        created_by: "user-1",
+        lines: [
+          { line: 1, sku_id: "A", qty: 3, tag_id: "T-22", expiry_date: "2031-01-31" },
+          { line: 2, sku_id: "A", qty: 4, tag_id: "T-23", expiry_date: null }
+        ]
+      }]])
+      assert.deepStrictEqual(log.argsOf("PickingRepository.shipLines"), [[7]])
+      const data = toOrder(shipped, "UTC")
+      assert.deepStrictEqual(events, [
+        { event_type: "transfer_shipped", site_id: "main", client_id: null, data },
+        { event_type: "transfer_shipped", site_id: "north", client_id: null, data }
+      ])
+
+      // A SKU the destination lost since, or its pre-advice id taken there: 409, nothing written.
+      for (
+        const [skus, inserted, refused] of [
+          [[], true, ["TransferSkuMissing", "SKU A does not exist at site north, the transfer's destination"]],
+          [["A"], false, ["PreAdviceExists", "PreAdvice with PreAdviceID TR-main-SO-7 already exists"]]
+        ] as const
+      ) {
+        reads = 0
+        const again = new CallLog()
+        assert.deepStrictEqual(
+          yield* failure(withPicking(again, stubs(skus, inserted), (picking) => picking.ship(siteActor, "SO-7"))),
+          [...refused]
+        )
+        assert.notInclude(again.methods, "PickingRepository.shipLines")
+        assert.deepStrictEqual(again.methods.at(-1), "Transactor.rollback")
+      }
     })
   })
 

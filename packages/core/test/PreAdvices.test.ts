@@ -25,6 +25,7 @@ const header = (fields: Partial<StoredPreAdvice> = {}): StoredPreAdvice => ({
   supplier: null,
   created_at: "2030-01-02T03:04:05.000Z",
   created_by: UserId.make("user-1"),
+  transfer: null,
   ...fields
 })
 
@@ -37,7 +38,17 @@ const site = (status: StatusId = 1, more: Partial<Repository> = {}): Partial<Rep
   findLine: (_, line) =>
     Effect.succeed(
       line === 1
-        ? Option.some({ line: 1, sku_id: "A", qty: 1, qty_received: 0, pallet_id: null, client_id: null })
+        ? Option.some({
+          line: 1,
+          sku_id: "A",
+          qty: 1,
+          qty_received: 0,
+          pallet_id: null,
+          client_id: null,
+          tag_id: null,
+          expiry_date: null,
+          qty_lost: null
+        })
         : Option.none()
     ),
   insert: () => Effect.succeed(Option.some(3)),
@@ -114,9 +125,27 @@ describe("PreAdvices", () => {
       }]])
       // Lines without a number come after the highest given; a line without a client follows the header's.
       assert.deepStrictEqual(log.argsOf("PreAdviceRepository.insertLines"), [[3, [
-        { line: 6, sku_id: "A", qty: 1, pallet_id: null, client_id: null },
-        { line: 5, sku_id: "B", qty: 2, pallet_id: "P-1", client_id: null },
-        { line: 7, sku_id: "A", qty: 3, pallet_id: null, client_id: "c2" }
+        {
+          line: 6,
+          sku_id: "A",
+          qty: 1,
+          pallet_id: null,
+          client_id: null
+        },
+        {
+          line: 5,
+          sku_id: "B",
+          qty: 2,
+          pallet_id: "P-1",
+          client_id: null
+        },
+        {
+          line: 7,
+          sku_id: "A",
+          qty: 3,
+          pallet_id: null,
+          client_id: "c2"
+        }
       ]]])
     })
   })
@@ -287,7 +316,12 @@ describe("PreAdvices", () => {
         [3, { supplier_id: undefined, client_id: "c2" }]
       ])
       assert.deepStrictEqual(log.argsOf("PreAdviceRepository.updateLine"), [
-        [3, 1, { sku_id: undefined, qty: 4, pallet_id: undefined, client_id: null }]
+        [3, 1, {
+          sku_id: undefined,
+          qty: 4,
+          pallet_id: undefined,
+          client_id: null
+        }]
       ])
     }))
 
@@ -297,8 +331,28 @@ describe("PreAdvices", () => {
         find: () => Effect.succeed(Option.some(header({ client_id: ClientId.make("c1"), status_id: 2 }))),
         lines: () =>
           Effect.succeed([
-            { line: 1, sku_id: "A", qty: 2, qty_received: 1, pallet_id: null, client_id: null },
-            { line: 2, sku_id: "B", qty: 1, qty_received: 0, pallet_id: "P-1", client_id: ClientId.make("c2") }
+            {
+              line: 1,
+              sku_id: "A",
+              qty: 2,
+              qty_received: 1,
+              pallet_id: null,
+              client_id: null,
+              tag_id: null,
+              expiry_date: null,
+              qty_lost: null
+            },
+            {
+              line: 2,
+              sku_id: "B",
+              qty: 1,
+              qty_received: 0,
+              pallet_id: "P-1",
+              client_id: ClientId.make("c2"),
+              tag_id: null,
+              expiry_date: null,
+              qty_lost: null
+            }
           ])
       })
       const shown = yield* withPreAdvices(new CallLog(), repository, (p) => p.get(siteActor, "PA-1"))

@@ -37,9 +37,19 @@ const preAdvice = (fields: Partial<PreAdviceToReceive> = {}): PreAdviceToReceive
   pre_advice_id: "PA-1",
   client_id: null,
   status_id: 1,
+  transfer: null,
   lines: [
-    { line: 1, sku_id: "A", qty: 5, qty_received: 0, client_id: null },
-    { line: 2, sku_id: "EXP", qty: 3, qty_received: 1, client_id: ClientId.make("c2") }
+    { line: 1, sku_id: "A", qty: 5, qty_received: 0, client_id: null, tag_id: null, expiry_date: null, qty_lost: 0 },
+    {
+      line: 2,
+      sku_id: "EXP",
+      qty: 3,
+      qty_received: 1,
+      client_id: ClientId.make("c2"),
+      tag_id: null,
+      expiry_date: null,
+      qty_lost: 0
+    }
   ],
   ...fields
 })
@@ -141,6 +151,81 @@ const content = (fields: Partial<Content>): Omit<Content, "content_id"> => ({
 })
 
 describe("Receiving", () => {
+  it.effect("a transfer's stock comes in with TransferIn, its shipped tag and expiry, never more than is left, and tells both sites", () => {
+    const log = new CallLog()
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const transfer = preAdvice({
+        pre_advice_id: "TR-south-T1",
+        status_id: 26,
+        transfer: { order_id: "T1", from_site: "south" },
+        lines: [
+          {
+            line: 1,
+            sku_id: "EXP",
+            qty: 5,
+            qty_received: 0,
+            client_id: null,
+            tag_id: "L-1",
+            expiry_date: "2031-01-31",
+            qty_lost: 0
+          },
+          {
+            line: 2,
+            sku_id: "A",
+            qty: 4,
+            qty_received: 1,
+            client_id: null,
+            tag_id: "L-2",
+            expiry_date: null,
+            qty_lost: 2
+          }
+        ]
+      })
+      // What a short-close wrote off is not expected any more: line 2 has 1 left.
+      assert.deepStrictEqual(
+        yield* failure(withReceiving(
+          new CallLog(),
+          Option.some(transfer),
+          (receiving) =>
+            receiving.receive(siteActor, "TR-south-T1", { lines: [receipt({ line: 2, qty: 2 })], putaway: null })
+        )),
+        ["InvalidInput", "Invalid field lines.0.qty: receiving 2 of line 2 exceeds the 1 still expected"]
+      )
+      const { events } = yield* withReceiving(
+        log,
+        Option.some(transfer),
+        (receiving) =>
+          receiving.receive(siteActor, "TR-south-T1", {
+            lines: [
+              receipt({ line: 1, qty: 3 }),
+              receipt({ line: 2, qty: 1, tag_id: "NEW", expiry_date: "2032-02-02" })
+            ],
+            putaway: null
+          })
+      )
+      // No generated tag and no SKU's default expiry: the line's own, unless the receipt names others.
+      assert.notInclude(log.methods, "InventoryRepository.nextTagId")
+      assert.notInclude(log.methods, "SkuRepository.find")
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [
+        [content({ sku_id: "EXP", tag_id: "L-1", expiry_date: "2031-01-31", qty: 3 })],
+        [content({ sku_id: "A", tag_id: "NEW", expiry_date: "2032-02-02", qty: 1 })]
+      ])
+      const entries = log.argsOf("InventoryRepository.appendTransaction").map(([entry]) =>
+        entry as Record<string, unknown>
+      )
+      assert.deepStrictEqual(
+        entries.map((e) => [e.transaction_type, e.qty, e.order_id, e.line_id, e.notes]),
+        [["TransferIn", 3, "T1", 1, "Transfer T1"], ["TransferIn", 1, "T1", 2, "Transfer T1"]]
+      )
+      assert.deepStrictEqual(log.argsOf("ReceivingRepository.setStatus"), [[3, 2]])
+      assert.deepStrictEqual(
+        events.map((e) => [e.event_type, e.site_id, e.client_id]),
+        [["transfer_received", "main", null], ["transfer_received", "south", null]]
+      )
+    })
+  })
+
   it.effect("without lines everything still expected comes in: a content and a Receipt per line, then Received", () => {
     const log = new CallLog()
     return Effect.gen(function*() {
@@ -285,7 +370,16 @@ describe("Receiving", () => {
     Effect.gen(function*() {
       const received = preAdvice({
         status_id: 3,
-        lines: [{ line: 1, sku_id: "A", qty: 5, qty_received: 5, client_id: null }]
+        lines: [{
+          line: 1,
+          sku_id: "A",
+          qty: 5,
+          qty_received: 5,
+          client_id: null,
+          tag_id: null,
+          expiry_date: null,
+          qty_lost: 0
+        }]
       })
       assert.deepStrictEqual(
         yield* failure(

@@ -35,7 +35,8 @@ const order: StoredOrder = {
     ship_dock: null,
     created_at: "2030-01-01T08:00:00.000Z",
     created_by: "user-1",
-    backorder_of: null
+    backorder_of: null,
+    to_site: null
   },
   lines: [{ line: 1, sku_id: "A", qty: 5, qty_picked: 4, qty_shipped: 0, qty_backordered: 0 }]
 }

@@ -22,6 +22,7 @@ import {
   checkStock,
   checkTasks,
   checkThreshold,
+  checkTransferConservation,
   checkUntaskedAllocation,
   type ContentView,
   type CountView,
@@ -87,6 +88,22 @@ const location = (fields: Partial<LocationView> & { readonly loc_id: string }): 
 })
 
 describe("the invariant checkers of @wms/core/testing", () => {
+  it("flag stock of a lot that on hand, in transit and written off do not account for across two sites", () => {
+    const lot = (qty: number, tag_id = "L1") => ({ sku_id: "A", tag_id, expiry_date: "2031-01-31", qty })
+    const line = (qty: number, qty_received: number, qty_lost = 0) => ({ ...lot(qty), qty_received, qty_lost })
+    // 10 before: 4 left, 3 received at the other site, 2 in transit, 1 written off.
+    assert.deepStrictEqual(checkTransferConservation([lot(10)], [lot(4), lot(3)], [line(6, 3, 1)]), [])
+    assert.deepStrictEqual(checkTransferConservation([lot(10)], [lot(4), lot(3)], [line(5, 3, 1)]), [
+      "A lot L1 expiring 2031-01-31: 10 on hand before, 9 on hand, in transit and written off after"
+    ])
+    // Another lot is another account, and a line received beyond what it shipped is flagged.
+    assert.strictEqual(checkTransferConservation([lot(10)], [lot(4), lot(6, "L2")], []).length, 2)
+    assert.include(
+      checkTransferConservation([lot(3)], [lot(4)], [line(1, 2)])[0],
+      "1 shipped, 2 received and 0 written off"
+    )
+  })
+
   it("flag negative and over-allocated stock", () => {
     assert.deepStrictEqual(checkStock([content({ content_id: 1 }), content({ content_id: 2, qty_allocated: 10 })]), [])
     assert.strictEqual(checkStock([content({ content_id: 1, qty: -1 })]).length, 1)

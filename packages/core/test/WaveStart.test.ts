@@ -110,7 +110,8 @@ const storedOrder = (order: OrderToAllocate, status: StatusId): StoredOrder => (
     ship_dock: order.ship_dock,
     created_at: createdAt,
     created_by: "user-1",
-    backorder_of: null
+    backorder_of: null,
+    to_site: null
   },
   lines: order.lines.map((line) => ({ ...line, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }))
 })

@@ -101,7 +101,8 @@ const storedOrder: StoredOrder = {
     ship_dock: null,
     created_at: createdAt,
     created_by: "user-1",
-    backorder_of: null
+    backorder_of: null,
+    to_site: null
   },
   lines: [{ line: 1, sku_id: "A", qty: 6, qty_picked: 0, qty_shipped: 0, qty_backordered: 0 }]
 }

@@ -30,6 +30,7 @@ import {
   SkuGroups,
   Skus,
   TimeZone,
+  Transfers,
   WaveDefinitions,
   Waves,
   Webhooks
@@ -83,6 +84,7 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     Picking.Default,
     ShippingUnits.Default,
     Holds.Default,
+    Transfers.Default,
     Webhooks.Default,
     EventSubscriptions.Default,
     ReceiptPutawayLive

@@ -106,7 +106,20 @@ describe("the API's errors", () => {
       assert.deepStrictEqual(errorsOf("/orders/{id}", "get"), { ...common, 404: ["OrderNotFound"] })
       assert.deepStrictEqual(errorsOf("/orders", "post"), {
         ...common,
-        409: ["OrderExists", "OrderLineExists", "OrderLineNumbersExhausted", "IdempotencyKeyReused"]
+        404: ["SiteNotFound"],
+        409: [
+          "OrderExists",
+          "OrderLineExists",
+          "OrderLineNumbersExhausted",
+          "TransferInClientScope",
+          "TransferSkuMissing",
+          "IdempotencyKeyReused"
+        ]
+      })
+      assert.deepStrictEqual(errorsOf("/preadvices/{id}/close", "post"), {
+        ...common,
+        404: ["PreAdviceNotFound"],
+        409: ["PreAdviceNotTransfer", "PreAdviceNotOpen", "IdempotencyKeyReused"]
       })
       assert.deepStrictEqual(errorsOf("/orders/{id}/lines/{line_id}", "delete"), {
         ...common,

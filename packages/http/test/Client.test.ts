@@ -63,6 +63,16 @@ describe("the typed client", () => {
           yield* failure(wms.carriers.getCarrier(missing)),
           ["CarrierNotFound", { carrierId: 999 }, "Carrier with id 999 not found"]
         )
+        // Transfers: a site that does not exist, and a pre-advice that is none to close.
+        assert.deepStrictEqual(
+          yield* failure(wms.orders.createOrder({ payload: NewOrder.make({ order_id: "T-0", to_site: "nowhere" }) })),
+          ["SiteNotFound", { siteId: "nowhere" }, "Site with id nowhere not found"]
+        )
+        assert.deepStrictEqual(
+          yield* failure(wms.transfers.closeTransfer({ path: { id: "NOPE" }, payload: { reason_code: "Other" } })),
+          ["PreAdviceNotFound", { preAdviceId: "NOPE" }, "PreAdvice with PreAdviceID NOPE not found"]
+        )
+        assert.deepStrictEqual(yield* wms.transfers.listInTransit({ urlParams: {} }), [])
         assert.deepStrictEqual(
           yield* failure(wms.skus.getSku({ path: { id: "NOPE" } })),
           ["SkuNotFound", { skuId: "NOPE" }, "SKU with id NOPE not found"]

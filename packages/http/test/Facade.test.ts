@@ -18,6 +18,8 @@ import {
   OrderNotFound,
   PackedExceedsPicked,
   PickFaceNotFound,
+  PreAdviceNotTransfer,
+  TransferSkuMissing,
   Unauthenticated,
   WaveNotFound
 } from "@wms/core"
@@ -276,6 +278,42 @@ describe("the Promise facade's shipping units", () => {
               { sscc: unit.sscc, unit_type: "Carton", parent_sscc: null, weight: 0, tracking_number: null }
             ])
             assert.deepStrictEqual(await wms.shippingUnits.listShippingUnits({ order_id: "SO-1" }), [unit])
+          })
+        }).pipe(Effect.orDie)
+      ),
+    { timeout: 60_000 }
+  )
+})
+
+describe("the Promise facade's transfers", () => {
+  it.effect(
+    "creates a transfer order to another site, lists what is in transit, and rejects with transfers' errors",
+    () =>
+      Effect.scoped(
+        Effect.gen(function*() {
+          const file = yield* freshSqliteFile
+          const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+          yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+          yield* Effect.promise(async () => {
+            await wms.admin.createSite({ site_id: "north", name: "North" })
+            const north = wms.as({ site: "north" })
+            await wms.skus.createSku({ sku_id: "BOLT", description: "Bolt" })
+            await wms.skus.createSku({ sku_id: "NUT", description: "Nut" })
+            await north.skus.createSku({ sku_id: "BOLT", description: "Bolt" })
+            const lines = [{ sku_id: "NUT", qty: 1 }]
+            assert.instanceOf(
+              await rejection(wms.orders.createOrder({ order_id: "T-1", to_site: "north", lines })),
+              TransferSkuMissing
+            )
+            await wms.orders.createOrder({ order_id: "T-1", to_site: "north", lines: [{ sku_id: "BOLT", qty: 2 }] })
+            const order = await wms.orders.getOrder("T-1")
+            assert.deepStrictEqual([order.order_type, order.to_site], ["Transfer", "north"])
+            assert.deepStrictEqual(await north.transfers.listInTransit(), [])
+            await north.preAdvices.createPreAdvice({ pre_advice_id: "PA-1" })
+            assert.instanceOf(
+              await rejection(north.transfers.closeTransfer("PA-1", { reason_code: "Other" })),
+              PreAdviceNotTransfer
+            )
           })
         }).pipe(Effect.orDie)
       ),

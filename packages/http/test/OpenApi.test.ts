@@ -34,7 +34,7 @@ describe("the OpenAPI document", () => {
       in: "header",
       name: "site"
     })
-    assert.strictEqual(operations.length, 134)
+    assert.strictEqual(operations.length, 136)
     for (const { operation, route } of operations) {
       const expected = withoutToken.includes(route) ? [] : tokenOnly.includes(route)
         ? [{ bearer: [] }]

@@ -285,6 +285,29 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("the OpenAPI docu
       yield* okCall("POST", "/orders/SO-1/ship")
       yield* okCall("GET", `/inventory/lostandfound/${json(yield* okCall("GET", "/inventory/lostandfound"))[0].id}`)
 
+      // A transfer to another site: shipped into the destination's pre-advice, listed in transit, closed short.
+      yield* okCall("POST", "/sites", { site_id: "NORTH", name: "North" })
+      for (const site of ["main", "NORTH"]) {
+        yield* Effect.map(call("POST", "/skus", { token, site, body: { sku_id: "SODA", description: "Soda" } }), ok)
+      }
+      yield* okCall("POST", "/inventory/adjustments", { sku_id: "SODA", loc_id: "T-01", tag_id: "SODA-1", qty: 2 })
+      yield* okCall("POST", "/orders", { order_id: "TR-1", to_site: "NORTH", lines: [{ sku_id: "SODA", qty: 2 }] })
+      yield* okCall("POST", "/wave-definitions", { ...definition, description: "TR-1 only", value: "TR-1" })
+      const transferWave = json(
+        yield* okCall("POST", "/waves/create", { wavedef_id: yield* idOf("/wave-definitions") })
+      )
+      yield* okCall("POST", "/waves/start", { wave_id: transferWave.wave_id })
+      for (const { id } of json(yield* okCall("GET", `/tasks?wave_id=${transferWave.wave_id}`))) {
+        yield* okCall("POST", `/tasks/${id}/confirm`)
+      }
+      yield* okCall("POST", "/orders/TR-1/ship")
+      yield* okCall("GET", "/transfers/in-transit?limit=1")
+      const north = (method: Method, path: string, body?: unknown) =>
+        Effect.map(call(method, path, { token, site: "NORTH", body }), ok)
+      yield* north("POST", "/preadvices/TR-main-TR-1/receive", { lines: [{ line: 1, qty: 1 }] })
+      yield* north("POST", "/preadvices/TR-main-TR-1/close", { reason_code: "Damaged" })
+      yield* north("GET", "/preadvices/TR-main-TR-1")
+
       // A wave removed before it starts.
       yield* okCall("POST", "/orders", { order_id: "SO-2", lines: [{ sku_id: "JUICE", qty: 1 }] })
       const second = { ...definition, description: "SO-2 only", value: "SO-2" }

@@ -69,6 +69,8 @@ for (const [label, server] of serverWithWorld) {
           carrier: "PostNL",
           ship_dock: "DOCK-1",
           created_by: w.userP.userId,
+          order_type: "Customer",
+          to_site: null,
           lines: [line(id, 5, "SKU-2", 1), line(id, 6, "SKU-1", 3), line(id, 7, "SKU-3", 2)],
           shipping_units: []
         })
@@ -84,6 +86,8 @@ for (const [label, server] of serverWithWorld) {
           "ship_dock",
           "creation_datetime",
           "created_by",
+          "order_type",
+          "to_site",
           "lines",
           "shipping_units"
         ])

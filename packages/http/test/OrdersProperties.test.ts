@@ -195,6 +195,8 @@ const toWire = (w: World) => {
     carrier: order.header.carrier === null ? null : "PostNL",
     ship_dock: order.header.ship_dock,
     created_by: w.userP.userId,
+    order_type: "Customer",
+    to_site: null,
     lines: [...order.lines.entries()].sort(([a], [b]) => a - b).map(([n, l]) => ({
       order_id: orderId,
       line: n,

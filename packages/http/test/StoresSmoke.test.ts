@@ -2,7 +2,8 @@
  * The server on each store, answering alike: the API tests run on SQLite alone (the storage
  * contract suite proves the stores alike below the API), so here one flow through every feature
  * (tenants and users, master data, receiving with putaway, orders, waves, picks, shipping, moves,
- * pick faces, counts, short picks that re-allocate, imports, webhooks, lists and their windows)
+ * pick faces, counts, short picks that re-allocate, transfers between sites, imports, webhooks, lists
+ * and their windows)
  * runs on a fresh SQLite file and a fresh PostgreSQL database, and every answer must be the same.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -150,6 +151,38 @@ const flow = Effect.gen(function*() {
   }
   yield* main("POST", "/orders/SO-2/ship")
   yield* main("GET", "/orders/SO-2")
+
+  // A transfer to another site: shipped into its In Transit pre-advice, received in part, short-closed.
+  yield* main("POST", "/sites", { site_id: "N", name: "North" })
+  const north = as(admin, "N")
+  yield* north("POST", "/skus", { sku_id: "JUICE", description: "Apple juice", expiry_sku: true, expiry_days: 30 })
+  yield* main("POST", "/orders", { order_id: "TR-1", to_site: "N", lines: [{ sku_id: "JUICE", qty: 3 }] })
+  yield* main("POST", "/wave-definitions", { description: "TR-1", criterium_id: 2, value: "TR-1", pick_type: 1 })
+  const transferWave = (yield* main("POST", "/waves/create", {
+    wavedef_id: (yield* main("GET", "/wave-definitions")).at(-1).id
+  })).wave_id
+  yield* main("POST", "/waves/start", { wave_id: transferWave })
+  for (const task of yield* main("GET", `/tasks?wave_id=${transferWave}`)) {
+    yield* main("POST", `/tasks/${task.id}/confirm`)
+  }
+  yield* main("POST", "/orders/TR-1/ship")
+  yield* main("GET", "/orders/TR-1")
+  yield* main("GET", "/transfers/in-transit")
+  yield* north("POST", "/preadvices/TR-main-TR-1/receive", { lines: [{ line: 1, qty: 1 }] })
+  yield* north("GET", "/transfers/in-transit?limit=1")
+  yield* north("POST", "/preadvices/TR-main-TR-1/close", { reason_code: "Damaged" })
+  const closed = yield* north("GET", "/preadvices/TR-main-TR-1")
+  assert.deepStrictEqual(
+    [
+      closed.pre_advice_status.id,
+      closed.lines.map((line: { qty_received: number; qty_lost: number }) => [
+        line.qty_received,
+        line.qty_lost
+      ])
+    ],
+    [20, [[1, 2]]]
+  )
+  yield* north("GET", "/inventory/overview")
 
   // An import, a webhook, and the ledger and lists the flow left behind.
   transcript.push({

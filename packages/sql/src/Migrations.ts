@@ -630,6 +630,24 @@ const holds = Effect.gen(function*() {
   yield* sql`CREATE INDEX hold_contents_hold ON hold_contents (hold_id)`
 })
 
+// Transfers between sites (spec §3): an order sent to another site of the installation (`to_site`
+// instead of a customer), and the pre-advice its shipment creates at that site, which names the
+// order and the site it came from. A transfer line carries the tag and expiry that were shipped and,
+// once short-closed, what was lost on the way (`qty_lost`); the close keeps its reason. The columns
+// are null on every other order, pre-advice and line. `preadvices_transfer` finds a site's transfers
+// going out for `GET /transfers/in-transit`.
+const transfers = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE orders ADD COLUMN to_site TEXT REFERENCES sites (site_id)`
+  yield* sql`ALTER TABLE preadvices ADD COLUMN transfer_order_id TEXT`
+  yield* sql`ALTER TABLE preadvices ADD COLUMN from_site TEXT REFERENCES sites (site_id)`
+  yield* sql`ALTER TABLE preadvices ADD COLUMN reason_code TEXT`
+  yield* sql`ALTER TABLE preadvice_lines ADD COLUMN tag_id TEXT`
+  yield* sql`ALTER TABLE preadvice_lines ADD COLUMN expiry_date TEXT`
+  yield* sql`ALTER TABLE preadvice_lines ADD COLUMN qty_lost INTEGER`
+  yield* sql`CREATE INDEX preadvices_transfer ON preadvices (from_site, status_id)`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -647,5 +665,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0120_short_picks": shortPicks,
   // After 0120: the migrator runs only keys above the latest it ran, and each number once.
   "0140_shipping_units": shippingUnits,
-  "0150_holds": holds
+  "0150_holds": holds,
+  "0160_transfers": transfers
 }

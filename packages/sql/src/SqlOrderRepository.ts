@@ -56,7 +56,8 @@ const headerOf = (row: OrderRowWithLines): OrderRow => ({
   ship_dock: row.ship_dock,
   created_at: row.created_at,
   created_by: row.created_by,
-  backorder_of: row.backorder_of
+  backorder_of: row.backorder_of,
+  to_site: row.to_site
 })
 
 const linesOf = (row: OrderRowWithLines): ReadonlyArray<OrderLineRow> =>
@@ -102,7 +103,7 @@ export const layer = Layer.effect(
 
     const headerColumns = `o.id AS ref, o.order_id, o.client_id, o.order_date, o.status_id,
       o.customer_id, c.name AS customer_name, c.town AS customer_town, o.ship_by_date,
-      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by, o.backorder_of`
+      k.name AS carrier_name, o.ship_dock, o.created_at, o.created_by, o.backorder_of, o.to_site`
     const lineValues = "l.line, l.sku_id, l.qty, l.qty_picked, l.qty_shipped, l.qty_backordered"
     const linesColumn = `(SELECT ${
       sql.onDialectOrElse({
@@ -135,8 +136,8 @@ export const layer = Layer.effect(
     const findOrders = prepared.prepare<OrderRowWithLines>(`${selectRecord} WHERE ${refIn.text} ORDER BY o.id`)
     const insertOrder = prepared.prepare<{ id: number }>(`INSERT INTO orders
       (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
-        created_at, created_by)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`)
+        created_at, created_by, to_site)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`)
     // All the lines in one statement, whatever their number: as columns of arrays on PostgreSQL, as
     // a JSON array of `[line, sku_id, qty]` on SQLite (whose `SELECT` needs a `WHERE` before
     // `ON CONFLICT`, or it reads `ON` as a join's).
@@ -190,7 +191,8 @@ export const layer = Layer.effect(
             order.carrier_id,
             order.ship_dock,
             order.created_at,
-            order.created_by
+            order.created_by,
+            order.to_site
           ]),
           (row) => row.id
         ),

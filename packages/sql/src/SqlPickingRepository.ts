@@ -103,10 +103,10 @@ export const layer = Layer.effect(
         query(Effect.gen(function*() {
           const inserted = yield* sql<{ id: number }>`INSERT INTO orders
               (site_id, client_id, order_id, order_date, status_id, customer_id, ship_by_date, carrier_id, ship_dock,
-                created_at, created_by, backorder_of)
+                created_at, created_by, backorder_of, to_site)
             SELECT site_id, client_id, ${backorder.order_id}, order_date, ${Status.Released}, customer_id,
               ship_by_date, carrier_id, ship_dock, ${backorder.created_at}, ${backorder.created_by},
-              ${backorder.backorder_of}
+              ${backorder.backorder_of}, to_site
             FROM orders WHERE id = ${orderRef}
             ON CONFLICT (site_id, order_id) DO NOTHING RETURNING id`
           if (inserted.length === 0) return Option.none()

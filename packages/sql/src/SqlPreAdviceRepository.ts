@@ -27,6 +27,9 @@ interface PreAdviceRow {
   readonly supplier_name: string | null
   readonly created_at: string
   readonly created_by: string
+  readonly transfer_order_id: string | null
+  readonly from_site: string | null
+  readonly reason_code: string | null
 }
 
 interface LineRow {
@@ -36,6 +39,9 @@ interface LineRow {
   readonly qty_received: number
   readonly pallet_id: string | null
   readonly client_id: string | null
+  readonly tag_id: string | null
+  readonly expiry_date: string | null
+  readonly qty_lost: number | null
 }
 
 const toPreAdvice = (row: PreAdviceRow): StoredPreAdvice => ({
@@ -48,7 +54,10 @@ const toPreAdvice = (row: PreAdviceRow): StoredPreAdvice => ({
     ? null
     : { id: row.supplier_id, name: row.supplier_name },
   created_at: row.created_at,
-  created_by: UserId.make(row.created_by)
+  created_by: UserId.make(row.created_by),
+  transfer: row.transfer_order_id === null || row.from_site === null
+    ? null
+    : { order_id: row.transfer_order_id, from_site: row.from_site, reason_code: row.reason_code }
 })
 
 const toLine = (row: LineRow): StoredPreAdviceLine => ({
@@ -57,7 +66,10 @@ const toLine = (row: LineRow): StoredPreAdviceLine => ({
   qty: row.qty,
   qty_received: row.qty_received,
   pallet_id: row.pallet_id,
-  client_id: row.client_id === null ? null : ClientId.make(row.client_id)
+  client_id: row.client_id === null ? null : ClientId.make(row.client_id),
+  tag_id: row.tag_id,
+  expiry_date: row.expiry_date,
+  qty_lost: row.qty_lost
 })
 
 /** Without the undefined fields: those stay as they are. */
@@ -74,11 +86,13 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
 
     const headerColumns = sql.literal(`p.id, p.site_id, p.pre_advice_id, p.client_id, p.status_id, p.supplier_id,
-        s.name AS supplier_name, p.created_at, p.created_by`)
+        s.name AS supplier_name, p.created_at, p.created_by, p.transfer_order_id, p.from_site, p.reason_code`)
     const headersFrom = sql.literal("FROM preadvices p LEFT JOIN suppliers s ON s.id = p.supplier_id")
     const selectHeader = sql`SELECT ${headerColumns} ${headersFrom}`
 
-    const lineColumns = sql.literal("line, sku_id, qty, qty_received, pallet_id, client_id")
+    const lineColumns = sql.literal(
+      "line, sku_id, qty, qty_received, pallet_id, client_id, tag_id, expiry_date, qty_lost"
+    )
     const selectLine = sql`SELECT ${lineColumns} FROM preadvice_lines`
 
     return PreAdviceRepository.of({

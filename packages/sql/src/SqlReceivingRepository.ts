@@ -8,6 +8,12 @@ import { Effect, Layer, Option } from "effect"
 import { lockClause, visibleIn } from "./Fragments.js"
 import { query, run } from "./Query.js"
 
+type HeaderRow = Omit<PreAdviceToReceive, "lines" | "ref" | "transfer"> & {
+  readonly id: number
+  readonly transfer_order_id: string | null
+  readonly from_site: string | null
+}
+
 export const layer = Layer.effect(
   ReceivingRepository,
   Effect.gen(function*() {
@@ -17,14 +23,18 @@ export const layer = Layer.effect(
     return ReceivingRepository.of({
       lockPreAdvice: (scope, preAdviceId) =>
         query(Effect.gen(function*() {
-          const headers = yield* sql<Omit<PreAdviceToReceive, "lines"> & { id: number }>`
-            SELECT id, pre_advice_id, client_id, status_id FROM preadvices
+          const headers = yield* sql<HeaderRow>`
+            SELECT id, pre_advice_id, client_id, status_id, transfer_order_id, from_site FROM preadvices
             WHERE ${visibleIn(sql, scope)} AND pre_advice_id = ${preAdviceId} ${forUpdate}`
           if (headers.length === 0) return Option.none()
-          const { id, ...header } = headers[0]
-          const lines = yield* sql<LineToReceive>`SELECT line, sku_id, qty, qty_received, client_id
+          const { from_site, id, transfer_order_id, ...header } = headers[0]
+          const lines = yield* sql<LineToReceive>`SELECT line, sku_id, qty, qty_received, client_id, tag_id,
+              expiry_date, COALESCE(qty_lost, 0) AS qty_lost
             FROM preadvice_lines WHERE preadvice_ref = ${id} ORDER BY line`
-          return Option.some({ ...header, ref: id, lines })
+          const transfer = transfer_order_id === null || from_site === null
+            ? null
+            : { order_id: transfer_order_id, from_site }
+          return Option.some({ ...header, ref: id, transfer, lines })
         })),
       receivingLocation: (siteId) =>
         query(

@@ -26,6 +26,7 @@ import * as SqlSiteRepository from "./SqlSiteRepository.js"
 import * as SqlSiteSettingsRepository from "./SqlSiteSettingsRepository.js"
 import * as SqlSkuGroupRepository from "./SqlSkuGroupRepository.js"
 import * as SqlSkuRepository from "./SqlSkuRepository.js"
+import * as SqlTransferRepository from "./SqlTransferRepository.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
 import * as SqlWaveDefinitionRepository from "./SqlWaveDefinitionRepository.js"
 import * as SqlWaveRepository from "./SqlWaveRepository.js"
@@ -60,5 +61,6 @@ export const repositories = Layer.mergeAll(
   SqlCountRepository.layer,
   SqlPickFaceRepository.layer,
   SqlShippingUnitRepository.layer,
-  SqlHoldRepository.layer
+  SqlHoldRepository.layer,
+  SqlTransferRepository.layer
 )

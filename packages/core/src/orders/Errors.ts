@@ -105,3 +105,34 @@ export class OrderPickingStarted extends Schema.TaggedError<OrderPickingStarted>
     return `Order with OrderID ${this.orderId} cannot be deleted: picking has started`
   }
 }
+
+/**
+ * 409: a SKU of a transfer order does not exist at its destination (spec §3 T1), at the order's
+ * creation, when a line is added or changed, and again when it ships.
+ */
+export class TransferSkuMissing extends Schema.TaggedError<TransferSkuMissing>()("TransferSkuMissing", {
+  skuId: Schema.String,
+  siteId: Schema.String
+}) {
+  get category() {
+    return "Conflict" as const
+  }
+  override get message() {
+    return `SKU ${this.skuId} does not exist at site ${this.siteId}, the transfer's destination`
+  }
+}
+
+/**
+ * 409: a transfer order asked for in a client's scope (spec §3 T7). A transfer moves a site's own
+ * stock, and a client's stock has nowhere to go: client ids are unique to one site.
+ */
+export class TransferInClientScope extends Schema.TaggedError<TransferInClientScope>()("TransferInClientScope", {
+  clientId: Schema.String
+}) {
+  get category() {
+    return "Conflict" as const
+  }
+  override get message() {
+    return `A transfer moves a site's own stock: it cannot be made in the scope of client ${this.clientId}`
+  }
+}

@@ -35,6 +35,10 @@ const orderHeader = {
   ship_dock: Schema.NullOr(Schema.String),
   creation_datetime: Schema.String,
   created_by: Schema.String,
+  /** `Transfer` for an order sent to another site of the installation (spec §3 T1), else `Customer`. */
+  order_type: Schema.Literal("Customer", "Transfer"),
+  /** The site a transfer goes to; null on a customer order. */
+  to_site: Schema.NullOr(Schema.String),
   /** On a backorder order only: the order whose short picks it ships. */
   backorder_of: Schema.optional(Schema.String)
 }
@@ -98,10 +102,19 @@ export const NewOrderLine = Schema.Struct({
 })
 export type NewOrderLine = typeof NewOrderLine.Type
 
-/** The body of `POST /orders`. Optional fields may be left out (a typed client need not name them) or null. */
+/** A site named as a transfer's destination: any text a site id may be; one that does not exist is a 404. */
+const SiteReference = StoredText.pipe(
+  Schema.filter((s) => s !== "" && s.length <= 64, { message: () => "must be a site id of 1 to 64 characters" })
+)
+
+/**
+ * The body of `POST /orders`. Optional fields may be left out (a typed client need not name them)
+ * or null. With `to_site` instead of `customer_id` the order is a transfer to that site (spec §3 T1).
+ */
 export const NewOrder = Schema.Struct({
   order_id: OrderId,
   customer_id: optional(RecordId),
+  to_site: optional(SiteReference),
   order_date: optional(CalendarDate),
   ship_by_date: optional(CalendarDate),
   carrier_id: optional(RecordId),

@@ -23,6 +23,8 @@ export interface OrderRow {
   readonly created_at: string
   readonly created_by: string
   readonly backorder_of: string | null
+  /** The site a transfer order goes to; null on a customer order. */
+  readonly to_site: string | null
 }
 
 /** An order line as stored. */
@@ -68,6 +70,7 @@ export interface OrderFields {
 export interface NewOrderRow extends OrderFields {
   readonly owner: Owner
   readonly order_id: string
+  readonly to_site: string | null
   readonly status_id: number
   readonly created_at: string
   readonly created_by: string

@@ -49,7 +49,9 @@ export const toOrderHeader = (row: OrderRow, timeZone: string) => {
     carrier: row.carrier_name,
     ship_dock: row.ship_dock,
     creation_datetime: creationDateTime(row.created_at, timeZone),
-    created_by: row.created_by
+    created_by: row.created_by,
+    order_type: row.to_site === null ? "Customer" as const : "Transfer" as const,
+    to_site: row.to_site
   }
   return row.backorder_of === null ? header : { ...header, backorder_of: row.backorder_of }
 }

@@ -3,10 +3,11 @@
  * every rule about them.
  */
 import { Clock, Effect, Either, Option } from "effect"
+import { SiteRepository } from "../admin/SiteRepository.js"
 import { invalidField } from "../shared/Errors.js"
 import { TimeZone } from "../shared/Formats.js"
 import { Status } from "../shared/Status.js"
-import { type Actor, ownerOf } from "../shared/Tenancy.js"
+import { type Actor, ownerOf, requireAdmin } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import {
   OrderExists,
@@ -22,6 +23,7 @@ import type { NewOrder, NewOrderLine, OrderLineUpdate, OrderListItem, OrderUpdat
 import { OrderAllocations } from "./OrderAllocations.js"
 import { type OrderFields, type OrderLineWrite, OrderRepository, type OrderRow } from "./OrderRepository.js"
 import { describeStatus, toOrder, toOrderHeader, toOrderListItem } from "./OrderView.js"
+import { checkDestinationSkus, checkTransferOrder } from "./TransferOrder.js"
 
 // A dock of "" is no dock: an absent value is null, never "".
 const dock = (value: string | null) => (value === null || value.trim() === "" ? null : value)
@@ -30,7 +32,16 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
   effect: Effect.gen(function*() {
     const orders = yield* OrderRepository
     const allocations = yield* OrderAllocations
+    const sites = yield* SiteRepository
     const { atomically } = yield* Transactor
+
+    // The transfer rules read the sites and the destination's SKUs through the ports of this service.
+    const provided = <A, E>(check: Effect.Effect<A, E, OrderRepository | SiteRepository>) =>
+      check.pipe(Effect.provideService(OrderRepository, orders), Effect.provideService(SiteRepository, sites))
+
+    /** A transfer order's lines must name SKUs its destination has (spec §3 T1). */
+    const checkTransferLines = (header: OrderRow, lines: ReadonlyArray<{ readonly sku_id: string }>) =>
+      header.to_site === null ? Effect.void : provided(checkDestinationSkus(header.to_site, lines))
 
     const findOrder = (actor: Actor, orderId: string) =>
       Effect.flatMap(
@@ -107,8 +118,12 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
 
     const create = Effect.fnUntraced(function*(actor: Actor, input: NewOrder) {
       const newLines = input.lines ?? []
+      const toSite = input.to_site ?? null
+      // Only an admin makes a transfer (spec §3 T1); its own checks follow those of any order.
+      if (toSite !== null) yield* requireAdmin(actor)
       yield* checkReferences(actor, input)
       yield* checkSkus(actor, newLines, (i) => `lines.${i}.sku_id`)
+      if (toSite !== null) yield* provided(checkTransferOrder(actor, { ...input, to_site: toSite, lines: newLines }))
       const lines = yield* numberLines(input.order_id, [], newLines)
       const ref = yield* orders.insert({
         owner: ownerOf(actor.scope),
@@ -120,7 +135,8 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
         carrier_id: input.carrier_id ?? null,
         ship_dock: dock(input.ship_dock ?? null),
         created_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
-        created_by: actor.userId
+        created_by: actor.userId,
+        to_site: toSite
       })
       if (Option.isNone(ref)) return yield* new OrderExists({ orderId: input.order_id })
       yield* insertLines(ref.value, input.order_id, lines)
@@ -129,6 +145,12 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
     const update = Effect.fnUntraced(function*(actor: Actor, orderId: string, input: OrderUpdate) {
       yield* checkReferences(actor, input)
       const { header } = yield* findOrder(actor, orderId)
+      if (header.to_site !== null && typeof input.customer_id === "number") {
+        return yield* invalidField(
+          "customer_id",
+          `order ${orderId} is a transfer to site ${header.to_site}: it has no customer`
+        )
+      }
       const changes: { -readonly [K in keyof OrderFields]?: OrderFields[K] } = {}
       if (input.customer_id !== undefined) changes.customer_id = input.customer_id
       if (input.order_date !== undefined) changes.order_date = input.order_date
@@ -169,6 +191,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       const lines: ReadonlyArray<NewOrderLine> = Array.isArray(input) ? input : [input as NewOrderLine]
       yield* checkSkus(actor, lines, (i) => (Array.isArray(input) ? `${i}.sku_id` : "sku_id"))
       const { header } = yield* findOrder(actor, orderId)
+      yield* checkTransferLines(header, lines)
       yield* requireReleased(header, "its lines can change")
       const numbered = yield* numberLines(orderId, yield* orders.lineNumbers(header.ref), lines)
       yield* insertLines(header.ref, orderId, numbered)
@@ -183,6 +206,7 @@ export class Orders extends Effect.Service<Orders>()("@wms/core/Orders", {
       yield* checkSkus(actor, [input], () => "sku_id")
       const { header, lines } = yield* findOrder(actor, orderId)
       if (!lines.some((_) => _.line === line)) return yield* new OrderLineNotFound({ orderId, line })
+      yield* checkTransferLines(header, [input])
       yield* requireReleased(header, "its lines can change")
       if (!(yield* orders.updateLine(header.ref, { line, sku_id: input.sku_id, qty: input.qty }))) {
         return yield* new OrderLineNotFound({ orderId, line })

@@ -4,7 +4,8 @@
  * and a lost-and-found item), raises the line's `qty_picked`, and moves the order, claimset and
  * wave on. Shipping an order whose tasks are all done ships what was picked. One transaction per
  * call; concurrent confirmations of one task close it once. Shipping makes the order's shipping
- * units Shipped, and with `pack_before_ship` waits for them (spec §4 P5).
+ * units Shipped, and with `pack_before_ship` waits for them (spec §4 P5). A transfer order ships to
+ * its destination site instead (spec §3 T2, `transfers/Shipment.ts`).
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
@@ -27,6 +28,8 @@ import { CountInFlight } from "../stock/CountInFlight.js"
 import { InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import { ShortPickReasonCode } from "../stock/ReasonCode.js"
+import { shipTransfer } from "../transfers/Shipment.js"
+import { TransferRepository } from "../transfers/TransferRepository.js"
 import { toTask } from "../waves/TaskView.js"
 import { WaveRepository } from "../waves/WaveRepository.js"
 import { ControlCounts } from "./ControlCounts.js"
@@ -92,6 +95,7 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
     const siteSettings = yield* SiteSettingsRepository
     const locations = yield* LocationRepository
     const shippingUnits = yield* ShippingUnitRepository
+    const transfers = yield* TransferRepository
 
     const tasks = Effect.fnUntraced(function*(actor: Actor, query: TaskQuery) {
       const { limit, offset, ...filter } = query
@@ -223,27 +227,48 @@ export class Picking extends Effect.Service<Picking>()("@wms/core/Picking", {
         if (Option.isSome(refused)) return yield* refused.value
       }
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-      yield* inventory.appendTransactions(claims.map((claim) =>
-        Ledger.entry("Shipment", claim, {
-          qty: claim.qty,
-          from: claim.to_loc_id,
-          order_id: claim.order_id,
-          line_id: claim.line_id,
-          notes: `Shipment of order ${orderId}`,
-          created_at: createdAt
-        })
-      ))
+      const toSite = found.value.header.to_site
+      if (toSite === null) {
+        yield* inventory.appendTransactions(claims.map((claim) =>
+          Ledger.entry("Shipment", claim, {
+            qty: claim.qty,
+            from: claim.to_loc_id,
+            order_id: claim.order_id,
+            line_id: claim.line_id,
+            notes: `Shipment of order ${orderId}`,
+            created_at: createdAt
+          })
+        ))
+      } else {
+        // A transfer leaves as TransferOut and arrives at its destination as a pre-advice (spec §3 T2).
+        yield* shipTransfer(actor, { ...found.value.header, to_site: toSite }, claims, createdAt).pipe(
+          Effect.provideService(InventoryRepository, inventory),
+          Effect.provideService(TransferRepository, transfers),
+          Effect.provideService(OrderRepository, orders)
+        )
+      }
       yield* picking.shipLines(ref)
       yield* shippingUnits.shipOrder(ref)
       yield* waves.setOrderStatuses(new Map([[ref, Status.Shipped as StatusId]]))
       const shipped = yield* orders.find(actor.scope, orderId)
       if (Option.isNone(shipped)) return yield* new OrderNotFound({ orderId })
-      yield* events.publish({
-        event_type: "order_shipped",
-        site_id: actor.scope.site_id,
-        client_id: shipped.value.header.client_id,
-        data: toOrder(shipped.value, timeZone)
-      })
+      const data = toOrder(shipped.value, timeZone)
+      // A transfer's shipment is told to both of its sites, in place of `order_shipped`.
+      if (toSite === null) {
+        yield* events.publish({
+          event_type: "order_shipped",
+          site_id: actor.scope.site_id,
+          client_id: shipped.value.header.client_id,
+          data
+        })
+      } else {
+        yield* events.publishAll([actor.scope.site_id, toSite].map((site_id) => ({
+          event_type: "transfer_shipped" as const,
+          site_id,
+          client_id: null,
+          data
+        })))
+      }
       if (shipped.value.lines.some((line) => line.qty_backordered > 0)) {
         yield* backorder(actor, shipped.value.header, createdAt)
       }

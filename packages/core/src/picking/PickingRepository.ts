@@ -63,7 +63,7 @@ export class PickingRepository extends Context.Tag("@wms/core/PickingRepository"
   /** How many orders of the site are backorders of `orderId`. */
   readonly backorderCount: (siteId: string, orderId: string) => Effect.Effect<number>
   /**
-   * Inserts a Released copy of the order's header (owner, customer, carrier, dock and dates) as
+   * Inserts a Released copy of the order's header (owner, customer or destination, carrier, dock and dates) as
    * `backorder.order_id` with a line of `qty_backordered` for every line that has some; none when
    * that id is taken on the site. Yields the new order's key.
    */

@@ -96,3 +96,17 @@ export class PreAdviceNothingToReceive extends Schema.TaggedError<PreAdviceNothi
     return `PreAdvice with PreAdviceID ${this.preAdviceId} has nothing left to receive`
   }
 }
+
+/** 409: a transfer's pre-advice is never deleted (spec §3 T5); what is not received is closed off instead. */
+export class TransferPreAdviceNotDeletable extends Schema.TaggedError<TransferPreAdviceNotDeletable>()(
+  "TransferPreAdviceNotDeletable",
+  { preAdviceId: Schema.String }
+) {
+  get category() {
+    return "Conflict" as const
+  }
+  override get message() {
+    return `PreAdvice with PreAdviceID ${this.preAdviceId} came from a transfer and cannot be deleted; ` +
+      "its close writes off what was not received"
+  }
+}

@@ -124,7 +124,14 @@ export const PreAdviceLine = Schema.Struct({
   qty: Schema.Number,
   qty_received: Schema.Number,
   pallet_id: Schema.NullOr(Schema.String),
-  client_id: Schema.NullOr(Schema.String)
+  client_id: Schema.NullOr(Schema.String),
+  /**
+   * On a transfer's line only (spec §3 T2, T5): the tag and expiry shipped, and what a short-close
+   * wrote off (0 until then); other lines have exactly the documented keys.
+   */
+  tag_id: Schema.optional(Schema.String),
+  expiry_date: Schema.optional(Schema.NullOr(Schema.String)),
+  qty_lost: Schema.optional(Schema.Number)
 })
 export type PreAdviceLine = typeof PreAdviceLine.Type
 
@@ -136,6 +143,13 @@ export const PreAdvice = Schema.Struct({
   supplier: Schema.NullOr(SupplierSummary),
   creation_datetime: Schema.String,
   created_by: Schema.String,
+  /**
+   * On a transfer's pre-advice only (spec §3): the transfer order, the site that shipped it, and the
+   * reason it was short-closed with (null until then).
+   */
+  transfer_order_id: Schema.optional(Schema.String),
+  from_site: Schema.optional(Schema.String),
+  reason_code: Schema.optional(Schema.NullOr(Schema.String)),
   lines: Schema.Array(PreAdviceLine)
 })
 export type PreAdvice = typeof PreAdvice.Type

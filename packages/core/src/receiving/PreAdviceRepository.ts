@@ -19,6 +19,17 @@ export interface StoredPreAdvice {
   /** UTC ISO text. */
   readonly created_at: string
   readonly created_by: UserId
+  /** Set on the pre-advice a transfer's shipment created (spec §3 T2); null on every other. */
+  readonly transfer: StoredTransfer | null
+}
+
+/** What a transfer's pre-advice knows of its transfer. */
+export interface StoredTransfer {
+  /** The transfer order at `from_site`. */
+  readonly order_id: string
+  readonly from_site: string
+  /** The reason it was short-closed with; null until then. */
+  readonly reason_code: string | null
 }
 
 /** A new pre-advice header. */
@@ -41,10 +52,14 @@ export interface StoredPreAdviceLine {
   readonly pallet_id: string | null
   /** The line's own client; null when the line follows the header's client. */
   readonly client_id: ClientId | null
+  /** On a transfer's line: the shipped tag and expiry, and what its short-close wrote off; else null. */
+  readonly tag_id: string | null
+  readonly expiry_date: string | null
+  readonly qty_lost: number | null
 }
 
 /** The writable fields of a line. */
-export type PreAdviceLineFields = Omit<StoredPreAdviceLine, "qty_received">
+export type PreAdviceLineFields = Omit<StoredPreAdviceLine, "qty_received" | "tag_id" | "expiry_date" | "qty_lost">
 
 /** A window on a list: at most `limit` rows (all when undefined) after skipping `offset`. */
 export interface PreAdvicePage {

@@ -20,7 +20,8 @@ import {
   PreAdviceLineNotFound,
   PreAdviceLineNumbersExhausted,
   PreAdviceNotFound,
-  PreAdviceNotOpen
+  PreAdviceNotOpen,
+  TransferPreAdviceNotDeletable
 } from "./Errors.js"
 import type {
   NewPreAdvice,
@@ -48,15 +49,21 @@ const lineExists = (preAdviceId: string, line: number) => new PreAdviceLineExist
 const notOpen = (preAdviceId: string, status: StatusId, rule: string) =>
   new PreAdviceNotOpen({ preAdviceId, status: statusDescription(status), rule })
 
-const lineRecord = (header: StoredPreAdvice, line: StoredPreAdviceLine): PreAdviceLine => ({
-  pre_advice_id: header.pre_advice_id,
-  line: line.line,
-  sku_id: line.sku_id,
-  qty: line.qty,
-  qty_received: line.qty_received,
-  pallet_id: line.pallet_id,
-  client_id: line.client_id ?? header.client_id
-})
+const lineRecord = (header: StoredPreAdvice, line: StoredPreAdviceLine): PreAdviceLine => {
+  const record = {
+    pre_advice_id: header.pre_advice_id,
+    line: line.line,
+    sku_id: line.sku_id,
+    qty: line.qty,
+    qty_received: line.qty_received,
+    pallet_id: line.pallet_id,
+    client_id: line.client_id ?? header.client_id
+  }
+  // A transfer's line shows what was shipped and lost; any other keeps its documented keys.
+  return header.transfer === null
+    ? record
+    : { ...record, tag_id: line.tag_id ?? "", expiry_date: line.expiry_date, qty_lost: line.qty_lost ?? 0 }
+}
 
 const isLineArray = (
   body: NewPreAdviceLine | ReadonlyArray<NewPreAdviceLine>
@@ -198,6 +205,11 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
         supplier: header.supplier,
         creation_datetime: formatDutchDateTime(header.created_at, timeZone),
         created_by: header.created_by,
+        ...(header.transfer === null ? {} : {
+          transfer_order_id: header.transfer.order_id,
+          from_site: header.transfer.from_site,
+          reason_code: header.transfer.reason_code
+        }),
         lines: lines.map((line) => lineRecord(header, line))
       } satisfies PreAdvice
     })
@@ -235,6 +247,8 @@ export class PreAdvices extends Effect.Service<PreAdvices>()("@wms/core/PreAdvic
 
     const remove = Effect.fnUntraced(function*(actor: Actor, id: string) {
       const header = yield* locked(actor, id)
+      // What a transfer shipped must arrive or be written off: it is closed, never deleted (spec §3 T5).
+      if (header.transfer !== null) return yield* new TransferPreAdviceNotDeletable({ preAdviceId: id })
       if (header.status_id !== Status.Open) {
         return yield* notOpen(id, header.status_id, "only an Open pre-advice can be deleted")
       }

@@ -5,6 +5,8 @@
  * /preadvices/:id` shows it. A managed location takes a receipt only when its status lets stock
  * in. With putaway (asked for, or the site's `putaway_on_receipt`), the stock received at a
  * receiving location gets its putaway tasks in the same transaction. One transaction per call.
+ * A transfer's pre-advice (spec §3 T4) is received the same way, with TransferIn transactions,
+ * the shipped tag and expiry, and a `transfer_received` event at both sites for each receipt.
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
@@ -55,11 +57,14 @@ export const ReceiptRequest = Schema.Struct({
 })
 export type ReceiptRequest = typeof ReceiptRequest.Type
 
+/** What a line still expects: neither received nor written off by a transfer's short-close. */
+const stillExpected = (line: LineToReceive) => line.qty - line.qty_received - line.qty_lost
+
 /** The receipt lines that take in everything still expected. */
 const everythingExpected = (lines: ReadonlyArray<LineToReceive>): ReadonlyArray<ReceiptLine> =>
-  lines.filter((l) => l.qty_received < l.qty).map((l) => ({
+  lines.filter((l) => stillExpected(l) > 0).map((l) => ({
     line: l.line,
-    qty: l.qty - l.qty_received,
+    qty: stillExpected(l),
     loc_id: null,
     tag_id: null,
     expiry_date: null
@@ -95,10 +100,10 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
           const line = preAdvice.lines.find((l) => l.line === receipt.line)
           if (line === undefined) return yield* invalidField(`${field}.line`, `line ${receipt.line} does not exist`)
           const total = (receiving.get(line.line) ?? 0) + receipt.qty
-          if (total > line.qty - line.qty_received) {
+          if (total > stillExpected(line)) {
             return yield* invalidField(
               `${field}.qty`,
-              `receiving ${total} of line ${line.line} exceeds the ${line.qty - line.qty_received} still expected`
+              `receiving ${total} of line ${line.line} exceeds the ${stillExpected(line)} still expected`
             )
           }
           receiving.set(line.line, total)
@@ -131,17 +136,23 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
       const createdAt = new Date(now).toISOString()
       const received = new Map(preAdvice.lines.map((l) => [l.line, l.qty_received]))
       const contents: Array<Content> = []
+      // A transfer's stock keeps the tag and expiry it was shipped with, unless the receipt names others (spec §3 T4).
+      const transfer = preAdvice.transfer
       for (const receipt of requested) {
         const line = preAdvice.lines.find((l) => l.line === receipt.line)!
-        const sku = yield* skus.find(actor.scope.site_id, line.sku_id)
+        const expiry = receipt.expiry_date ?? (transfer !== null
+          ? line.expiry_date
+          : Option.match(yield* skus.find(actor.scope.site_id, line.sku_id), {
+            onNone: () => null,
+            onSome: (s) => defaultExpiry(s, now, timeZone)
+          }))
         const content = {
           site_id: actor.scope.site_id,
           client_id: line.client_id ?? preAdvice.client_id,
           sku_id: line.sku_id,
           loc_id: receipt.loc_id ?? receivingLocation,
-          tag_id: receipt.tag_id ?? (yield* inventory.nextTagId(actor.scope.site_id)),
-          expiry_date: receipt.expiry_date ??
-            Option.match(sku, { onNone: () => null, onSome: (s) => defaultExpiry(s, now, timeZone) }),
+          tag_id: receipt.tag_id ?? line.tag_id ?? (yield* inventory.nextTagId(actor.scope.site_id)),
+          expiry_date: expiry,
           qty: receipt.qty,
           qty_allocated: 0,
           qty_tasked_from: 0,
@@ -149,13 +160,19 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         }
         const contentId = yield* inventory.insertContent(content)
         contents.push({ ...content, content_id: contentId })
-        yield* inventory.appendTransaction(Ledger.entry("Receipt", { ...content, content_id: contentId }, {
-          qty: receipt.qty,
-          from: content.loc_id,
-          line_id: line.line,
-          notes: `PreAdvice ${preAdvice.pre_advice_id}`,
-          created_at: createdAt
-        }))
+        yield* inventory.appendTransaction(Ledger.entry(
+          transfer === null ? "Receipt" : "TransferIn",
+          { ...content, content_id: contentId },
+          {
+            qty: receipt.qty,
+            from: content.loc_id,
+            line_id: line.line,
+            ...(transfer === null
+              ? { notes: `PreAdvice ${preAdvice.pre_advice_id}` }
+              : { order_id: transfer.order_id, notes: `Transfer ${transfer.order_id}` }),
+            created_at: createdAt
+          }
+        ))
         yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
         received.set(line.line, received.get(line.line)! + receipt.qty)
       }
@@ -181,13 +198,25 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         : Option.none()
       const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
       if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)
+      const shown = status === Status.Received || transfer !== null
+        ? yield* preAdvices.getPreAdvice(actor, preAdviceId)
+        : undefined
       if (status === Status.Received) {
         yield* events.publish({
           event_type: "preadvice_received",
           site_id: actor.scope.site_id,
           client_id: preAdvice.client_id,
-          data: yield* preAdvices.getPreAdvice(actor, preAdviceId)
+          data: shown
         })
+      }
+      // Each receipt of a transfer is told to both of its sites (spec §3 T4).
+      if (transfer !== null) {
+        yield* events.publishAll([actor.scope.site_id, transfer.from_site].map((site_id) => ({
+          event_type: "transfer_received" as const,
+          site_id,
+          client_id: null,
+          data: shown
+        })))
       }
       return report
     }, atomically)

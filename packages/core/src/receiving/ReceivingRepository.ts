@@ -15,6 +15,17 @@ export interface LineToReceive {
   readonly qty_received: number
   /** The line's own client, or null when it takes the header's. */
   readonly client_id: ClientId | null
+  /** On a transfer line (spec §3): the tag and expiry that were shipped; null on other lines. */
+  readonly tag_id: string | null
+  readonly expiry_date: string | null
+  /** What a short-close wrote off of a transfer line; 0 on every other line. */
+  readonly qty_lost: number
+}
+
+/** What makes a pre-advice a transfer's (spec §3 T2): the order it ships and the site that shipped it. */
+export interface TransferOrigin {
+  readonly order_id: string
+  readonly from_site: string
 }
 
 /** A pre-advice as receiving sees it. */
@@ -23,6 +34,8 @@ export interface PreAdviceToReceive {
   readonly pre_advice_id: string
   readonly client_id: ClientId | null
   readonly status_id: StatusId
+  /** Set on the pre-advice a transfer's shipment created; null on every other. */
+  readonly transfer: TransferOrigin | null
   readonly lines: ReadonlyArray<LineToReceive>
 }
 

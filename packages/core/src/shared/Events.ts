@@ -15,7 +15,9 @@ export const EventTypes = [
   "count_completed",
   "order_backordered",
   "hold_created",
-  "hold_released"
+  "hold_released",
+  "transfer_shipped",
+  "transfer_received"
 ] as const
 export type EventType = typeof EventTypes[number]
 

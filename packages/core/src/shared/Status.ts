@@ -15,7 +15,8 @@ export const Status = {
   Cancelled: 21,
   Counting: 22,
   PendingApproval: 23,
-  Active: 24
+  Active: 24,
+  InTransit: 26
 } as const
 export type StatusId = typeof Status[keyof typeof Status]
 
@@ -33,7 +34,8 @@ const descriptions: Record<StatusId, string> = {
   21: "Cancelled",
   22: "Counting",
   23: "Pending Approval",
-  24: "Active"
+  24: "Active",
+  26: "In Transit"
 }
 
 /** The description of a status id, e.g. `Released` for 14. */

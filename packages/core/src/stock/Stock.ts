@@ -35,7 +35,9 @@ export const TransactionTypes = [
   "Replenish",
   "Count",
   "Hold",
-  "Release"
+  "Release",
+  "TransferOut",
+  "TransferIn"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
 
@@ -88,6 +90,7 @@ export interface ReplayedTransaction {
 export const effectOf = (type: TransactionType, qty: number): ContentQuantities => {
   switch (type) {
     case "Receipt":
+    case "TransferIn":
     case "Adjustment":
     case "Count":
     case "Putaway":
@@ -106,7 +109,10 @@ export const effectOf = (type: TransactionType, qty: number): ContentQuantities 
       return { qty: 0, qty_allocated: 0, qty_tasked_from: qty }
     case "Untask":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: -qty }
+    // Shipped stock left its content when it was picked; a transfer's is shipped alike (spec §3).
+    // A hold and its release change no quantity: they record which stock was held.
     case "Shipment":
+    case "TransferOut":
     case "Hold":
     case "Release":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }

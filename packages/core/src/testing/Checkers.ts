@@ -118,6 +118,7 @@ export const checkTasks = (
 const stockChange = (t: TransactionView): number => {
   switch (t.transaction_type) {
     case "Receipt":
+    case "TransferIn":
     case "Adjustment":
     case "Count":
       return t.qty
@@ -127,6 +128,7 @@ const stockChange = (t: TransactionView): number => {
     case "Allocate":
     case "Deallocate":
     case "Shipment":
+    case "TransferOut":
     case "Task":
     case "Untask":
     case "Putaway":

@@ -39,11 +39,12 @@ const statusUse: Record<StatusId, string> = {
   17: "order, wave (picking started)",
   18: "order (all its tasks done)",
   19: "order",
-  20: "wave (all its tasks done), movement task (confirmed)",
+  20: "wave (all its tasks done), movement task (confirmed), transfer pre-advice (short-closed)",
   21: "movement task, count (cancelled)",
   22: "count (released: its location is frozen while it is counted)",
   23: "count (recorded with a variance over the site's threshold: waits for an admin's approval)",
-  24: "hold (its stock is not available)"
+  24: "hold (its stock is not available)",
+  26: "pre-advice of a transfer between sites (shipped, nothing received yet)"
 }
 
 const methods = ["get", "post", "put", "delete", "patch"] as const

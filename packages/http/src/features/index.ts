@@ -22,6 +22,7 @@ import { ReceivingApi } from "./receiving/ReceivingApi.js"
 import { ShippingUnitsApi } from "./shipping-units/ShippingUnitsApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./skus/SkusApi.js"
 import { SystemApi } from "./system/SystemApi.js"
+import { TransfersApi } from "./transfers/TransfersApi.js"
 import { WaveDefinitionsApi } from "./wave-definitions/WaveDefinitionsApi.js"
 import { WavesApi } from "./waves/WavesApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
@@ -59,6 +60,7 @@ export const features = [
     () => import("./shipping-units/ShippingUnitsHandlers.js").then((_) => _.ShippingUnitsHandlers)
   ),
   feature(HoldsApi, () => import("./holds/HoldsHandlers.js").then((_) => _.HoldsHandlers)),
+  feature(TransfersApi, () => import("./transfers/TransfersHandlers.js").then((_) => _.TransfersHandlers)),
   feature(WebhooksApi, () => import("./webhooks/WebhooksHandlers.js").then((_) => _.WebhooksHandlers)),
   feature(ImportExportApi, () => import("./import-export/ImportExportHandlers.js").then((_) => _.ImportExportHandlers))
 ] as const

@@ -286,7 +286,7 @@ onEachStore("batches", (it) => {
       assert.deepStrictEqual(yield* preAdvices.insertLines(ref, lines), [])
       assert.deepStrictEqual(
         yield* preAdvices.lines(ref, {}),
-        lines.map((line) => ({ ...line, qty_received: 0 }))
+        lines.map((line) => ({ ...line, qty_received: 0, tag_id: null, expiry_date: null, qty_lost: null }))
       )
 
       yield* insertSkus(t.site.owner, count)

@@ -172,6 +172,7 @@ export interface OrderExtras {
   readonly order_date?: string | null
   readonly ship_by_date?: string | null
   readonly ship_dock?: string | null
+  readonly to_site?: string | null
 }
 
 /** Writes an order (Released unless told) with lines numbered from 1; yields its key. */
@@ -190,6 +191,7 @@ export const insertOrder = (
         status_id: extras.status_id ?? 14,
         created_at: "2030-01-01T08:00:00.000Z",
         created_by: "tester",
+        to_site: extras.to_site ?? null,
         customer_id: extras.customer_id ?? null,
         order_date: extras.order_date ?? null,
         ship_by_date: extras.ship_by_date ?? null,

@@ -38,7 +38,8 @@ onEachStore("OrderRepository", (it) => {
         order_date: null,
         ship_by_date: null,
         carrier_id: null,
-        ship_dock: null
+        ship_dock: null,
+        to_site: null
       }
       const ref = Option.getOrThrow(yield* orders.insert(order))
       assert.strictEqual(typeof ref, "number")
@@ -87,7 +88,8 @@ onEachStore("OrderRepository", (it) => {
           ship_dock: "",
           created_at: "2030-01-01T08:00:00.000Z",
           created_by: "tester",
-          backorder_of: null
+          backorder_of: null,
+          to_site: null
         },
         lines: [line(1, "A", 1), line(3, "it's \"quoted\" — ünïcode", 2147483647), line(20, "123", 5)]
       }
@@ -106,7 +108,8 @@ onEachStore("OrderRepository", (it) => {
           ship_dock: null,
           created_at: "2030-01-01T08:00:00.000Z",
           created_by: "tester",
-          backorder_of: null
+          backorder_of: null,
+          to_site: null
         },
         lines: []
       }
@@ -203,7 +206,8 @@ onEachStore("OrderRepository", (it) => {
           order_date: null,
           ship_by_date: null,
           carrier_id: null,
-          ship_dock: null
+          ship_dock: null,
+          to_site: null
         })
       ))
     }))

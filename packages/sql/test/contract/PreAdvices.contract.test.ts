@@ -31,7 +31,15 @@ const insertPreAdvice = (owner: Owner, preAdviceId: string, supplierId: number |
     (preAdvices) => Effect.map(preAdvices.insert(header(owner, preAdviceId, supplierId)), Option.getOrThrow)
   )
 
-const lineOf = (line: number, sku_id: string, qty: number, fields: Partial<StoredPreAdviceLine> = {}) => ({
+/** The fields a line that no transfer made has null. */
+const noTransfer = { tag_id: null, expiry_date: null, qty_lost: null }
+
+const lineOf = (
+  line: number,
+  sku_id: string,
+  qty: number,
+  fields: Partial<Pick<StoredPreAdviceLine, "pallet_id" | "client_id">> = {}
+) => ({
   line,
   sku_id,
   qty,
@@ -61,7 +69,8 @@ onEachStore("pre-advices", (it) => {
             status_id: 1 as StatusId,
             supplier: { id: supplier, name: "Supplier" },
             created_at: "2030-01-01T08:00:00.000Z",
-            created_by: UserId.make("tester")
+            created_by: UserId.make("tester"),
+            transfer: null
           })
         )
         const bare = yield* insertPreAdvice(t.site.owner, "PA-2")
@@ -144,9 +153,13 @@ onEachStore("pre-advices", (it) => {
         assert.strictEqual(yield* preAdvices.maxLine(ref), 10)
 
         const stored = [
-          { ...lineOf(1, "A", 1, { client_id: t.client1.owner.client_id, pallet_id: "P1" }), qty_received: 0 },
-          { ...lineOf(2, "B", 2147483647, { pallet_id: "" }), qty_received: 0 },
-          { ...lineOf(10, "C", 3), qty_received: 0 }
+          {
+            ...lineOf(1, "A", 1, { client_id: t.client1.owner.client_id, pallet_id: "P1" }),
+            qty_received: 0,
+            ...noTransfer
+          },
+          { ...lineOf(2, "B", 2147483647, { pallet_id: "" }), qty_received: 0, ...noTransfer },
+          { ...lineOf(10, "C", 3), qty_received: 0, ...noTransfer }
         ]
         assert.deepStrictEqual(yield* preAdvices.lines(ref, {}), stored)
         assert.deepStrictEqual(yield* preAdvices.lines(ref, { limit: 1, offset: 1 }), [stored[1]])
@@ -198,9 +211,28 @@ onEachStore("pre-advices", (it) => {
           pre_advice_id: "R-1",
           client_id: t.client1.owner.client_id,
           status_id: 1 as StatusId,
+          transfer: null,
           lines: [
-            { line: 1, sku_id: "A", qty: 3, qty_received: 0, client_id: null },
-            { line: 2, sku_id: "B", qty: 5, qty_received: 0, client_id: t.client2.owner.client_id }
+            {
+              line: 1,
+              sku_id: "A",
+              qty: 3,
+              qty_received: 0,
+              client_id: null,
+              tag_id: null,
+              expiry_date: null,
+              qty_lost: 0
+            },
+            {
+              line: 2,
+              sku_id: "B",
+              qty: 5,
+              qty_received: 0,
+              client_id: t.client2.owner.client_id,
+              tag_id: null,
+              expiry_date: null,
+              qty_lost: 0
+            }
           ]
         }
         assert.deepStrictEqual(yield* receiving.lockPreAdvice(t.site.scope, "R-1"), Option.some(expected))

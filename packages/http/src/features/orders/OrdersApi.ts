@@ -21,7 +21,10 @@ import {
   OrderPickingStarted,
   OrderUpdate,
   RecordIdFromPath,
-  TextIdFromPath
+  SiteNotFound,
+  TextIdFromPath,
+  TransferInClientScope,
+  TransferSkuMissing
 } from "@wms/core"
 import { JSONSchema, ParseResult, Schema } from "effect"
 import { given } from "../../api/CreatedAt.js"
@@ -94,6 +97,9 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       .addError(onTheWire(OrderExists))
       .addError(onTheWire(OrderLineExists))
       .addError(onTheWire(OrderLineNumbersExhausted))
+      .addError(onTheWire(SiteNotFound))
+      .addError(onTheWire(TransferInClientScope))
+      .addError(onTheWire(TransferSkuMissing))
       .annotate(
         OpenApi.Description,
         "Creates a Released order with its optional lines, all in one transaction: a bad line writes nothing. " +
@@ -104,7 +110,17 @@ export class OrdersApi extends HttpApiGroup.make("orders")
           "numbered after the highest number among the order's lines and those given in the body; a number given " +
           "twice gets 409 `Line <n> of order <id> already exists`. Read-only fields are ignored, and so are unknown " +
           "ones unless `Prefer: handling=strict` asks for a 400. " +
-          "An empty `ship_dock` is stored as null."
+          "An empty `ship_dock` is stored as null. " +
+          "A **transfer** to another site of the installation gives `to_site` (a site id) instead of `customer_id`: " +
+          "its record shows `order_type: \"Transfer\"` and `to_site` (every other order `\"Customer\"` and null), " +
+          "and it is waved, picked and shipped like any order; shipping it creates the destination's pre-advice " +
+          "`TR-<site>-<order_id>` (see `POST /orders/:id/ship`). Only an admin creates one (403 `Admin rights " +
+          "required`). `to_site` with `customer_id`, the order's own site, or a client id: 400 naming `to_site`; " +
+          "an unknown site: 404 `Site with id <id> not found`; in a client's scope: 409 `A transfer moves a site's " +
+          "own stock: it cannot be made in the scope of client <id>`; a SKU the destination does not have (by the " +
+          "same `sku_id`): 409 `SKU <sku_id> does not exist at site <site>, the transfer's destination`, as when a " +
+          "line is added or changed later and when the order ships. A transfer order is deleted like any order " +
+          "until it ships."
       )
   )
   .add(
@@ -126,7 +142,8 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       .annotate(
         OpenApi.Description,
         "Changes only the fields present in the body; an explicit null clears a field. Allowed in every status. " +
-          "Other fields (order_id, status, client_id, created_by, lines) are ignored."
+          "Other fields (order_id, status, client_id, created_by, lines, order_type, to_site) are ignored. A " +
+          "transfer order has no customer: a `customer_id` for one is a 400."
       )
   )
   .add(
@@ -154,6 +171,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       .addError(onTheWire(OrderNotReleased))
       .addError(onTheWire(OrderLineExists))
       .addError(onTheWire(OrderLineNumbersExhausted))
+      .addError(onTheWire(TransferSkuMissing))
       .annotate(
         OpenApi.Description,
         "Adds one line or an array of lines in one transaction. Lines without `line` are numbered after the " +
@@ -175,6 +193,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       .addError(onTheWire(OrderNotFound))
       .addError(onTheWire(OrderLineNotFound))
       .addError(onTheWire(OrderNotReleased))
+      .addError(onTheWire(TransferSkuMissing))
       .annotate(
         OpenApi.Description,
         `Sets the line's \`sku_id\` and \`qty\` (both required); the line number never changes. ${linesRule}`

@@ -12,9 +12,11 @@ import {
   OrderShipped,
   OrderTasksOpen,
   OrderUnitsOpen,
+  PreAdviceExists,
   RecordIdFromPath,
   TaskNotFound,
-  TaskQuery
+  TaskQuery,
+  TransferSkuMissing
 } from "@wms/core"
 import { Schema } from "effect"
 import { onTheWire } from "../../api/Errors.js"
@@ -79,6 +81,8 @@ export class PickingApi extends HttpApiGroup.make("picking")
       .addError(onTheWire(OrderNothingPicked))
       .addError(onTheWire(OrderNotPacked))
       .addError(onTheWire(OrderUnitsOpen))
+      .addError(onTheWire(TransferSkuMissing))
+      .addError(onTheWire(PreAdviceExists))
       .annotate(
         OpenApi.Description,
         "Extension. Ships a picked order: every line's qty_shipped becomes its qty_picked, a Shipment transaction " +
@@ -95,7 +99,15 @@ export class PickingApi extends HttpApiGroup.make("picking")
           "every shipping unit of the order is closed: otherwise 409 `Order <id> has <n> picked units not packed`, " +
           "then `Order <id> has <n> shipping units not closed` (a closed carton on an open pallet holds the ship " +
           "until the pallet closes). Shipping makes every shipping unit of the order Shipped (19). A missing " +
-          "order: 404 `Order with OrderID <id> not found`. 204."
+          "order: 404 `Order with OrderID <id> not found`. " +
+          "A **transfer** order (spec: transfers between sites) ships the same way but writes `TransferOut` in place " +
+          "of `Shipment` (notes `Transfer <order_id>`), and in the same transaction creates at its `to_site` the " +
+          "pre-advice `TR-<site>-<order_id>`: no supplier, no client, status In Transit (26), one line per shipped " +
+          "content with its `sku_id`, `qty`, `tag_id` and `expiry_date`. The stock is then on neither site until " +
+          "received (`GET /transfers/in-transit`). A `transfer_shipped` event, at both sites, carries the order " +
+          "(with its shipping units) in place of `order_shipped`. A SKU the destination no longer has: 409 `SKU " +
+          "<sku_id> does not exist at site <site>, the transfer's destination`; a pre-advice of that id already at " +
+          "the destination: 409 `PreAdvice with PreAdviceID <id> already exists`; nothing is written. 204."
       )
   )
   .middleware(Authorization)

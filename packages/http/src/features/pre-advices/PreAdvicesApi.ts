@@ -18,6 +18,7 @@ import {
   PreAdviceNotFound,
   PreAdviceNotOpen,
   RecordIdFromPath,
+  TransferPreAdviceNotDeletable,
   WindowBound
 } from "@wms/core"
 import { Schema } from "effect"
@@ -99,7 +100,13 @@ export class PreAdvicesApi extends HttpApiGroup.make("preAdvices")
     HttpApiEndpoint.del("deletePreAdvice")`/preadvices/${id}`
       .addError(onTheWire(PreAdviceNotFound))
       .addError(onTheWire(PreAdviceNotOpen))
-      .annotate(OpenApi.Description, `Removes the pre-advice and all its lines. ${openOnly}`)
+      .addError(onTheWire(TransferPreAdviceNotDeletable))
+      .annotate(
+        OpenApi.Description,
+        `Removes the pre-advice and all its lines. ${openOnly} A transfer's pre-advice is never deleted: 409 ` +
+          "`PreAdvice with PreAdviceID <id> came from a transfer and cannot be deleted; its close writes off what was not " +
+          "received` (`POST /preadvices/:id/close`)."
+      )
   )
   .add(
     HttpApiEndpoint.get("listPreAdviceLines")`/preadvices/${id}/lines`
