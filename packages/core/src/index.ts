@@ -124,6 +124,11 @@ export * from "./packing/ShippingUnits.js"
 export * from "./packing/Sscc.js"
 export * from "./packing/Weights.js"
 
+export * from "./returns/Errors.js"
+export * from "./returns/Return.js"
+export * from "./returns/ReturnRepository.js"
+export * from "./returns/Returns.js"
+
 export * from "./picking/ControlCounts.js"
 export * from "./picking/Errors.js"
 export * from "./picking/Picking.js"

@@ -19,6 +19,7 @@ import * as SqlPickFaceRepository from "./SqlPickFaceRepository.js"
 import * as SqlPickingRepository from "./SqlPickingRepository.js"
 import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
+import * as SqlReturnRepository from "./SqlReturnRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlShippingUnitRepository from "./SqlShippingUnitRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
@@ -58,5 +59,6 @@ export const repositories = Layer.mergeAll(
   SqlSiteSettingsRepository.layer,
   SqlCountRepository.layer,
   SqlPickFaceRepository.layer,
-  SqlShippingUnitRepository.layer
+  SqlShippingUnitRepository.layer,
+  SqlReturnRepository.layer
 )

@@ -13,7 +13,8 @@ export const EventTypes = [
   "preadvice_received",
   "count_pending_approval",
   "count_completed",
-  "order_backordered"
+  "order_backordered",
+  "return_received"
 ] as const
 export type EventType = typeof EventTypes[number]
 

@@ -17,7 +17,8 @@ export interface ContentQuantities {
 /**
  * The kinds of ledger transaction (DECISIONS §5), then those of movement tasks: Task and Untask
  * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content;
- * and Count, a count's signed variance on a content.
+ * and Count, a count's signed variance on a content; Return, returned goods restocked or quarantined
+ * (spec §2 R3), entering like a receipt.
  */
 export const TransactionTypes = [
   "Receipt",
@@ -32,7 +33,8 @@ export const TransactionTypes = [
   "Putaway",
   "Move",
   "Replenish",
-  "Count"
+  "Count",
+  "Return"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
 
@@ -85,6 +87,7 @@ export interface ReplayedTransaction {
 export const effectOf = (type: TransactionType, qty: number): ContentQuantities => {
   switch (type) {
     case "Receipt":
+    case "Return":
     case "Adjustment":
     case "Count":
     case "Putaway":
