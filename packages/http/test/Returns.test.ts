@@ -354,6 +354,11 @@ layer(server, { timeout: 60_000 })("returns on sqlite", (it) => {
       expectStatus(receipt, 200)
       assert.strictEqual(receipt.body.tasks.length, 1)
       const task = (yield* request("GET", `/movement-tasks/${receipt.body.tasks[0]}`)).body
-      assert.deepStrictEqual([task.task_type, task.sku_id, task.from_loc_id, task.quantity], ["Putaway", sku, "RETURNS", 1])
+      assert.deepStrictEqual([task.task_type, task.sku_id, task.from_loc_id, task.quantity], [
+        "Putaway",
+        sku,
+        "RETURNS",
+        1
+      ])
     }))
 })
