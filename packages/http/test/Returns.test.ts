@@ -58,7 +58,7 @@ const eventsOf = (type: string) =>
     return rows.map((row) => JSON.parse(row.data))
   }).pipe(Effect.orDie)
 
-const line = (fields: Record<string, number>) => ({
+const line = (fields: Record<string, unknown>) => ({
   qty_received: 0,
   qty_restocked: 0,
   qty_quarantined: 0,
@@ -92,7 +92,7 @@ layer(server, { timeout: 60_000 })("returns on sqlite", (it) => {
         status_id: 1,
         created_by: rma.created_by,
         creation_datetime: "",
-        lines: [line({ line: 1, order_line: 1, sku_id: sku, qty_authorized: 3 }) as never]
+        lines: [line({ line: 1, order_line: 1, sku_id: sku, qty_authorized: 3 })]
       })
       assert.match(rma.creation_datetime, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
       assert.deepStrictEqual((yield* request("GET", `/returns/${rma.return_id}`)).body, rma)
@@ -119,9 +119,9 @@ layer(server, { timeout: 60_000 })("returns on sqlite", (it) => {
           qty_scrapped: 1
         })]
       ])
-      const stock = (yield* request("GET", "/inventory/overview")).body.filter((c: { sku_id: string }) =>
-        c.sku_id === sku && c.loc_id === "RETURNS"
-      )
+      const stock = (yield* request("GET", "/inventory/overview")).body.filter((
+        c: { sku_id: string; loc_id: string }
+      ) => c.sku_id === sku && c.loc_id === "RETURNS")
       // The expiry is that of the stock the order line shipped.
       assert.deepStrictEqual(
         stock.map((c: Record<string, unknown>) => [c.qty, c.expiry_date]),

@@ -54,19 +54,6 @@ export class ReturnExceedsShipped extends Schema.TaggedError<ReturnExceedsShippe
   }
 }
 
-/** 400: a receipt would take in more of a return line than it authorizes (R3). */
-export class ReturnOverReceipt extends Schema.TaggedError<ReturnOverReceipt>()("ReturnOverReceipt", {
-  returnId: Schema.String,
-  line: Schema.Number
-}) {
-  get category() {
-    return "InvalidInput" as const
-  }
-  override get message() {
-    return `Over-receipt of return ${this.returnId} line ${this.line}`
-  }
-}
-
 /** 409: the return's status forbids the change: it is no longer open to receipts, or already ended (R4). */
 export class ReturnStatusRefuses extends Schema.TaggedError<ReturnStatusRefuses>()("ReturnStatusRefuses", {
   returnId: Schema.String,

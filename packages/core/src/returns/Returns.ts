@@ -14,7 +14,7 @@ import { OrderLineNotFound, OrderNotFound } from "../orders/Errors.js"
 import { OrderRepository } from "../orders/OrderRepository.js"
 import { describeStatus } from "../orders/OrderView.js"
 import { type PutawayReport, ReceiptPutaway } from "../receiving/ReceiptPutaway.js"
-import { invalidField } from "../shared/Errors.js"
+import { invalidField, InvalidInput } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
 import { formatDateTime, TimeZone } from "../shared/Formats.js"
 import type { ClientId } from "../shared/Ids.js"
@@ -31,7 +31,6 @@ import {
   ReturnHasReceipts,
   ReturnNotFound,
   ReturnNothingReceived,
-  ReturnOverReceipt,
   ReturnStatusRefuses
 } from "./Errors.js"
 import {
@@ -183,7 +182,8 @@ export class Returns extends Effect.Service<Returns>()("@wms/core/Returns", {
         }
         const total = (receiving.get(line.line) ?? 0) + receipt.qty
         if (line.qty_received + total > line.qty_authorized) {
-          return yield* new ReturnOverReceipt({ returnId: row.return_id, line: line.line })
+          // The spec's own text, a 400 like a field's: the generic category, as no typed error of 400 exists.
+          return yield* new InvalidInput({ message: `Over-receipt of return ${row.return_id} line ${line.line}` })
         }
         receiving.set(line.line, total)
         if (receipt.disposition === "Quarantine") {

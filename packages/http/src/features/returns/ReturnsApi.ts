@@ -17,7 +17,6 @@ import {
   ReturnIdFromPath,
   ReturnNotFound,
   ReturnNothingReceived,
-  ReturnOverReceipt,
   ReturnQuery,
   ReturnReceipt,
   ReturnStatusRefuses
@@ -88,7 +87,6 @@ export class ReturnsApi extends HttpApiGroup.make("returns")
       .addSuccess(PutawayReport)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(onTheWire(ReturnNotFound))
-      .addError(onTheWire(ReturnOverReceipt))
       .addError(onTheWire(ReturnStatusRefuses))
       .addError(onTheWire(LocationStatusRefuses))
       .annotate(
