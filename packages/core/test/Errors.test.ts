@@ -2,6 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Core from "@wms/core"
 import {
   CompanyPrefixMissing,
+  ContentHeld,
+  HoldNotFound,
+  HoldWrongState,
   OrderNotPacked,
   OrderNotShipped,
   OrderPackingClosed,
@@ -149,6 +152,13 @@ const documented: ReadonlyArray<readonly [WarehouseError, string, string]> = [
   [new OrderTasksOpen({ orderId: "SO-1" }), "Conflict", "Order with OrderID SO-1 still has open tasks"],
   [new OrderNothingPicked({ orderId: "SO-1" }), "Conflict", "Order with OrderID SO-1 has nothing picked"],
   [new ShippingUnitNotFound({ unitId: 4 }), "NotFound", "Shipping unit 4 not found"],
+  [new HoldNotFound({ holdId: 4 }), "NotFound", "Hold 4 not found"],
+  [new HoldWrongState({ holdId: 4, status: "Released" }), "Conflict", "Hold 4 is Released"],
+  [
+    new ContentHeld({ contentId: 9, holdId: 4 }),
+    "Conflict",
+    "Content 9 is held by hold 4: it may move only to a Quarantine location"
+  ],
   [new CompanyPrefixMissing({ siteId: "main" }), "Conflict", "Site main has no gs1_company_prefix"],
   [
     new SsccSerialsExhausted({ siteId: "main", companyPrefix: "1234567890" }),

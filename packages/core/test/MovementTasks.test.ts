@@ -3,6 +3,7 @@ import {
   type Content,
   CountInFlightLive,
   CountRepository,
+  type HeldBy,
   InventoryRepository,
   LocationRepository,
   type LocationWithOccupancy,
@@ -70,6 +71,8 @@ interface World {
   readonly managed?: ReadonlyArray<LocationWithOccupancy>
   /** What `close` answers: false when another transaction closed the task first. */
   readonly closes?: boolean
+  /** The Active holds covering contents, by content id. */
+  readonly held?: ReadonlyMap<number, ReadonlyArray<HeldBy>>
 }
 
 const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) => Effect.Effect<A, E>) => {
@@ -93,7 +96,12 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
     insertContent: () => Effect.succeed(90),
     setQuantities: () => Effect.void,
     appendTransaction: () => Effect.succeed(1),
-    appendTransactions: () => Effect.void
+    appendTransactions: () => Effect.void,
+    holdsOn: (ids) =>
+      Effect.succeed(
+        new Map([...(world.held ?? new Map<number, ReadonlyArray<HeldBy>>())].filter(([id]) => ids.includes(id)))
+      ),
+    carryContentHolds: () => Effect.succeed([])
   }
   return Effect.flatMap(MovementTasks, f).pipe(Effect.provide(movementTasksLayer.pipe(Layer.provide([
     makeTestLayer(InventoryRepository)(inventory, log),
@@ -177,6 +185,7 @@ describe("MovementTasks", () => {
         "Transactor.begin",
         "InventoryRepository.lockContent",
         "LocationRepository.lockMany",
+        "InventoryRepository.holdsOn",
         "SkuRepository.find",
         "InventoryRepository.setQuantities",
         "MovementTaskRepository.insert",
@@ -327,6 +336,7 @@ describe("MovementTasks", () => {
         "MovementTaskRepository.close",
         "InventoryRepository.setQuantities",
         "InventoryRepository.setQuantities",
+        "InventoryRepository.carryContentHolds",
         "InventoryRepository.appendTransactions",
         "Transactor.commit"
       ])
@@ -569,11 +579,12 @@ describe("MovementTasks", () => {
       assert.deepStrictEqual(records.map((r) => [r.task_type, r.content_id, r.quantity, r.to_loc_id]), [
         ["Putaway", 40, 5, "S-01"]
       ])
-      assert.deepStrictEqual(log.methods.slice(0, 6), [
+      assert.deepStrictEqual(log.methods.slice(0, 7), [
         "Transactor.begin",
         "InventoryRepository.lockContent",
         "LocationRepository.lockMany",
         "ReceivingRepository.receivingLocation",
+        "InventoryRepository.holdsOn",
         "SkuRepository.find",
         "LocationRepository.lockPutawayCandidates"
       ])

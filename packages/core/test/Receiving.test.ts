@@ -76,7 +76,8 @@ const withReceiving = <A, E>(
     insertContent: () => Effect.sync(() => contents++),
     appendTransaction: () => Effect.succeed(1),
     appendTransactions: () => Effect.void,
-    setQuantities: () => Effect.void
+    setQuantities: () => Effect.void,
+    holdsOn: () => Effect.succeed(new Map())
   }
   const managed = site.managed ?? []
   let tasks = 100
@@ -166,6 +167,7 @@ describe("Receiving", () => {
         "LocationRepository.lockMany",
         ...perLine,
         ...perLine,
+        "InventoryRepository.holdsOn",
         "ReceivingRepository.setStatus",
         "PreAdvices.getPreAdvice",
         "Transactor.commit"
@@ -320,6 +322,7 @@ describe("Receiving", () => {
       // EXP of client c2 finds only locations holding, or dedicated to, another client: it stays.
       assert.deepStrictEqual(result, Option.some({ tasks: [101, 102, 103], unplaced: [{ content_id: 41, qty: 2 }] }))
       assert.deepStrictEqual(log.methods.slice(log.methods.lastIndexOf("ReceivingRepository.addReceived") + 1), [
+        "InventoryRepository.holdsOn",
         "SkuRepository.find",
         "LocationRepository.lockPutawayCandidates",
         "SkuRepository.find",

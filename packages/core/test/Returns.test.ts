@@ -7,6 +7,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   defaultSiteSettings,
+  HoldRepository,
+  Holds,
   InventoryRepository,
   LocationRepository,
   type NewReturn,
@@ -76,6 +78,7 @@ interface Stubs {
   readonly authorized?: number
   readonly expiries?: ReadonlyArray<string | null>
   readonly putawayOnReceipt?: boolean
+  readonly heldBy?: { readonly hold_id: number; readonly reason_code: string }
 }
 
 const withReturns = <A, E>(log: CallLog, stubs: Stubs, f: (returns: Returns) => Effect.Effect<A, E>) => {
@@ -104,8 +107,12 @@ const withReturns = <A, E>(log: CallLog, stubs: Stubs, f: (returns: Returns) => 
     makeTestLayer(InventoryRepository)({
       nextTagId: () => Effect.succeed("T9"),
       insertContent: () => Effect.succeed(++content),
-      appendTransaction: () => Effect.succeed(1)
+      appendTransaction: () => Effect.succeed(1),
+      appendTransactions: () => Effect.void,
+      holdsOn: (ids) => Effect.succeed(new Map(stubs.heldBy === undefined ? [] : [[ids[0], [stubs.heldBy]]]))
     }, log),
+    makeTestLayer(HoldRepository)({ lockHoldsOf: () => Effect.void }, log),
+    makeTestLayer(Holds)({ createHoldIn: () => Effect.succeed({} as never) }, log),
     makeTestLayer(SkuRepository)({
       find: () => Effect.succeed(Option.some(sku({ expiry_sku: true, expiry_days: 10 })))
     }, log),
@@ -232,6 +239,7 @@ describe("Returns", () => {
         "ReturnRepository.shippedExpiries",
         "InventoryRepository.insertContent",
         "InventoryRepository.appendTransaction",
+        "InventoryRepository.holdsOn",
         "ReturnRepository.setStatus",
         "ReturnRepository.find",
         "Transactor.commit"
@@ -283,6 +291,56 @@ describe("Returns", () => {
       )
       // One of three received: In Receipt.
       assert.deepStrictEqual(log.argsOf("ReturnRepository.setStatus"), [[11, 2]])
+    }))
+
+  it.effect("quarantines under a content hold of reason Return, after the holds lock; held stock gets no putaway", () =>
+    Effect.gen(function*() {
+      const log = new CallLog()
+      const { result } = yield* withReturns(
+        log,
+        { putawayOnReceipt: true, heldBy: { hold_id: 8, reason_code: "Recall" } },
+        (returns) =>
+          returns.receiveReturn(siteActor, "R00000001", {
+            lines: [
+              { line: 1, qty: 1, disposition: "Quarantine", loc_id: "Q-1", tag_id: null, expiry_date: null },
+              { line: 1, qty: 1, disposition: "Restock", loc_id: null, tag_id: null, expiry_date: null }
+            ]
+          })
+      )
+      assert.deepStrictEqual(log.methods.slice(1, 5), [
+        "ReturnRepository.lock",
+        "HoldRepository.lockHoldsOf",
+        "SiteSettingsRepository.get",
+        "LocationRepository.lockMany"
+      ])
+      assert.deepStrictEqual(log.argsOf("ReturnRepository.addReceived")[0], [11, 1, {
+        restocked: 0,
+        quarantined: 1,
+        scrapped: 0
+      }])
+      assert.deepStrictEqual(log.argsOf("Holds.createHoldIn").map(([, input]) => input), [{
+        content_id: 101,
+        sku_id: null,
+        tag_id: null,
+        expiry_date: null,
+        loc_id: null,
+        reason_code: "Return",
+        notes: "Return R00000001 line 1",
+        deallocate: null
+      }])
+      // The quarantined content (101) was born under a recall's hold too: its Hold row; the restocked
+      // one (102) goes to putaway, the quarantined one never.
+      const [[rows]] = log.argsOf("InventoryRepository.appendTransactions") as ReadonlyArray<
+        [ReadonlyArray<Record<string, unknown>>]
+      >
+      assert.deepStrictEqual(rows.map((r) => [r.transaction_type, r.content_id, r.notes]), [["Hold", 101, "Hold 8"]])
+      assert.deepStrictEqual(
+        log.argsOf("ReceiptPutaway.putAway").map(([, contents]) =>
+          (contents as ReadonlyArray<{ readonly content_id: number }>).map((c) => c.content_id)
+        ),
+        [[102]]
+      )
+      assert.deepStrictEqual(result, Option.some({ tasks: [41], unplaced: [] }))
     }))
 
   it.effect("refuses a receipt over what is authorized, of an ended return, and closes and cancels by status", () =>

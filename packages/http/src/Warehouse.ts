@@ -10,6 +10,8 @@ import {
   CountInFlightLive,
   Counts,
   EventSubscriptions,
+  HoldDeallocationLive,
+  Holds,
   Inventory,
   Locations,
   MovementTasks,
@@ -59,8 +61,8 @@ export interface WarehouseOptions {
  * Every service of the warehouse, on the ports of a store; a service using another comes after it.
  * Orders delete an allocated order through the waves (`OrderAllocationsLive`), and the other ports
  * a lower feature declares for a higher one come from the higher one: a receipt's putaway from
- * movement (a return's restock too), a putaway's pick faces from replenishment, a confirmation's in-flight stock and a short
- * pick's control count from the counts.
+ * movement (a return's restock too), a putaway's pick faces from replenishment, a confirmation's
+ * in-flight stock and a short pick's control count from the counts, and a hold's deallocation from picking.
  */
 const services = Layer.mergeAll(Orders.Default).pipe(
   Layer.provide(OrderAllocationsLive),
@@ -81,13 +83,14 @@ const services = Layer.mergeAll(Orders.Default).pipe(
     PickFaces.Default,
     Picking.Default,
     ShippingUnits.Default,
+    Holds.Default,
     Webhooks.Default,
     EventSubscriptions.Default,
     ReceiptPutawayLive
   )),
   // Wave starts and picks replenish pick faces in their transactions.
   Layer.provideMerge(Replenishment.Default),
-  Layer.provideMerge(Layer.mergeAll(PickFaceRoomsLive, CountInFlightLive, ControlCountsLive))
+  Layer.provideMerge(Layer.mergeAll(PickFaceRoomsLive, CountInFlightLive, ControlCountsLive, HoldDeallocationLive))
 )
 
 /**

@@ -47,6 +47,8 @@ for (const [label, server] of serverOnApiTestStores) {
           "created_datetime",
           "description",
           "expiry_date",
+          "held",
+          "holds",
           "loc_id",
           "qty",
           "qty_allocated",
@@ -65,7 +67,9 @@ for (const [label, server] of serverOnApiTestStores) {
           tag_id: "TAG-1",
           expiry_date: null,
           client_id: null,
-          created_datetime: ""
+          created_datetime: "",
+          held: false,
+          holds: []
         })
         assert.match(content.created_datetime, dateTime)
         const one = yield* api.request("GET", `/inventory/overview/${content.content_id}`, { token, site: "main" })

@@ -110,7 +110,7 @@ for (const [label, server] of serverOnApiTestStores) {
         expectError(
           yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Shelf" }),
           400,
-          "Invalid field loc_type: must be one of Receiving, Storage, PickFace, Staging, Dock, LostAndFound"
+          "Invalid field loc_type: must be one of Receiving, Storage, PickFace, Staging, Dock, LostAndFound, Quarantine"
         )
         expectError(
           yield* t.P.post("/locations", { loc_id: "S-2", loc_type: "Storage", status: "Closed" }),

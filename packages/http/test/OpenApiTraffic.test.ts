@@ -314,6 +314,12 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("the OpenAPI docu
         yield* okCall("POST", "/movement-tasks", { sku_id: "JUICE", from_loc_id: "A-01", qty: 2, to_loc_id: "B-01" })
       )
       yield* okCall("GET", "/movement-tasks?status_id=1")
+      // A hold on a lot with no stock (nothing else changes), read, listed and released.
+      const hold =
+        json(yield* okCall("POST", "/holds", { sku_id: "JUICE", tag_id: "NO-SUCH-LOT", reason_code: "QA" })).id
+      yield* okCall("GET", "/holds?sku_id=JUICE&limit=1")
+      yield* okCall("GET", `/holds/${hold}`)
+      yield* okCall("POST", `/holds/${hold}/release`, { notes: "passed" })
       yield* okCall("DELETE", `/movement-tasks/${move.id}`)
       const moved = json(yield* okCall("POST", "/locations/B-01/move-all", { to_loc_id: "A-01" }))
       assert.deepStrictEqual(moved, [])

@@ -335,6 +335,47 @@ layer(server, { timeout: 60_000 })("returns on sqlite", (it) => {
       assert.deepStrictEqual((yield* request("GET", `/returns/${rma.return_id}`)).body, rma)
     }))
 
+  it.effect("quarantines returned goods under a content hold of reason Return, out of the putaway", () =>
+    Effect.gen(function*() {
+      const request = yield* session
+      const { orderId, sku } = yield* shippedOrder(request, 3)
+      expectStatus(yield* request("PUT", "/sites/main/settings", { putaway_on_receipt: true }), 204)
+      const rma = (yield* request("POST", "/returns", {
+        order_id: orderId,
+        reason_code: "Damaged",
+        lines: [{ order_line: 1, qty: 3 }]
+      })).body
+      const receipt = yield* request("POST", `/returns/${rma.return_id}/receive`, {
+        lines: [{ line: 1, qty: 2, disposition: "Quarantine", tag_id: unique("Q") }]
+      })
+      expectStatus(yield* request("PUT", "/sites/main/settings", { putaway_on_receipt: false }), 204)
+      // Nothing restocked, so nothing to put away.
+      assert.deepStrictEqual([receipt.status, receipt.body], [200, { tasks: [], unplaced: [] }])
+      const line = (yield* request("GET", `/returns/${rma.return_id}`)).body.lines[0]
+      assert.deepStrictEqual([line.qty_received, line.qty_quarantined, line.qty_restocked], [2, 2, 0])
+      const content = (yield* request("GET", "/inventory/overview")).body.find((
+        c: { sku_id: string; loc_id: string }
+      ) => c.sku_id === sku && c.loc_id === "RETURNS")
+      assert.deepStrictEqual([content.qty, content.held], [2, true])
+      const holds = (yield* request("GET", "/holds?reason_code=Return")).body.filter((h: { content_id: number }) =>
+        h.content_id === content.content_id
+      )
+      assert.deepStrictEqual(holds.map((h: Record<string, unknown>) => [h.status_id, h.notes, h.qty_covered]), [
+        [24, `Return ${rma.return_id} line 1`, 2]
+      ])
+      assert.deepStrictEqual(content.holds, [holds[0].id])
+      const rows = (yield* ledgerRows([sku])).filter((row) => row.content_id === content.content_id)
+      assert.deepStrictEqual(rows.map((row) => [row.transaction_type, row.qty, row.notes]), [
+        ["Return", 2, `Return ${rma.return_id} line 1`],
+        ["Hold", 2, `Hold ${holds[0].id}`]
+      ])
+      // Held, it is not put away and not allocated until the hold is released.
+      assert.strictEqual(
+        (yield* request("POST", "/putaway-tasks", { content_id: content.content_id })).status,
+        409
+      )
+    }))
+
   it.effect("with putaway_on_receipt, restocked goods at RETURNS get their putaway tasks: 200 {tasks, unplaced}", () =>
     Effect.gen(function*() {
       const request = yield* session

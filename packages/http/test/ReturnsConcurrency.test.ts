@@ -3,7 +3,7 @@
  * database authorize returns of the same shipped order lines at once, and receive, close and cancel
  * them. Afterwards the database itself must show that no order line has more authorized by its
  * returns that are not Cancelled than it shipped (R2), that no return line received more than it
- * authorizes, and that each line's `Return` ledger rows bring in what it restocked.
+ * authorizes, and that each line's `Return` ledger rows bring in what it restocked and quarantined.
  */
 import { SqlClient } from "@effect/sql"
 import { assert, describe, it } from "@effect/vitest"
@@ -116,7 +116,11 @@ const returnsStorm = (database: StormDatabase) =>
           if (rma === undefined) continue
           if (roll < 0.8) {
             const body = {
-              lines: [{ line: 1, qty: 1 + Math.floor(next() * 2), disposition: next() < 0.7 ? "Restock" : "Scrap" }]
+              lines: [{
+                line: 1,
+                qty: 1 + Math.floor(next() * 2),
+                disposition: pick(["Restock", "Restock", "Quarantine", "Scrap"])
+              }]
             }
             record(
               "receive",

@@ -46,7 +46,7 @@ const operation = fc.oneof(
       fc.record({
         line: fc.integer({ min: 1, max: 2 }),
         qty: fc.integer({ min: 1, max: 3 }),
-        disposition: fc.constantFrom("Restock", "Scrap")
+        disposition: fc.constantFrom("Restock", "Quarantine", "Scrap")
       }),
       { minLength: 1, maxLength: 2 }
     )

@@ -552,6 +552,84 @@ const shippingUnits = Effect.gen(function*() {
   )`
 })
 
+// Holds (spec §1): a hold's scope is its own columns, matched against contents at every read (a
+// SKU, lot or location hold covers stock that enters it later); a content hold covers the contents
+// listed in `hold_contents` (its content, and those a movement from it filled). Active holds are
+// found by SKU and by location, a content's content holds by content. Locations gain the type
+// Quarantine: SQLite cannot change a CHECK, so its table is made again, its pick faces kept aside
+// (dropping a location deletes its faces).
+const holds = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const real = double(sql)
+  const locationTypes = sql.literal(
+    "CHECK (loc_type IN ('Receiving', 'Storage', 'PickFace', 'Staging', 'Dock', 'LostAndFound', 'Quarantine'))"
+  )
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      Effect.gen(function*() {
+        yield* sql`ALTER TABLE locations DROP CONSTRAINT locations_loc_type_check`
+        yield* sql`ALTER TABLE locations ADD CONSTRAINT locations_loc_type_check ${locationTypes}`
+      }),
+    orElse: () =>
+      Effect.gen(function*() {
+        yield* sql`CREATE TABLE pick_faces_kept AS SELECT * FROM pick_faces`
+        yield* sql`CREATE TABLE locations_retyped (
+          site_id TEXT NOT NULL REFERENCES sites (site_id),
+          loc_id TEXT NOT NULL,
+          description TEXT,
+          loc_type TEXT NOT NULL ${locationTypes},
+          zone TEXT,
+          sequence INTEGER NOT NULL,
+          max_tags INTEGER,
+          max_weight ${real},
+          max_volume ${real},
+          status TEXT NOT NULL CHECK (status IN ('Active', 'Blocked In', 'Blocked Out', 'Blocked', 'Counting')),
+          client_id TEXT REFERENCES clients (client_id),
+          last_counted TEXT,
+          PRIMARY KEY (site_id, loc_id)
+        )`
+        yield* sql`INSERT INTO locations_retyped (site_id, loc_id, description, loc_type, zone, sequence, max_tags,
+            max_weight, max_volume, status, client_id, last_counted)
+          SELECT site_id, loc_id, description, loc_type, zone, sequence, max_tags, max_weight, max_volume, status,
+            client_id, last_counted FROM locations`
+        yield* sql`DROP TABLE locations`
+        yield* sql`ALTER TABLE locations_retyped RENAME TO locations`
+        yield* sql`DELETE FROM pick_faces`
+        yield* sql`INSERT INTO pick_faces SELECT * FROM pick_faces_kept`
+        yield* sql`DROP TABLE pick_faces_kept`
+      })
+  })
+  yield* sql`CREATE TABLE holds (
+    id ${serialPrimaryKey(sql)},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    content_id INTEGER REFERENCES contents (content_id),
+    sku_id TEXT,
+    tag_id TEXT,
+    expiry_date TEXT,
+    loc_id TEXT,
+    reason_code TEXT NOT NULL,
+    notes TEXT,
+    status_id INTEGER NOT NULL CHECK (status_id IN (14, 24)),
+    deallocate INTEGER NOT NULL CHECK (deallocate IN (0, 1)),
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    released_by TEXT,
+    released_at TEXT,
+    release_notes TEXT,
+    CHECK (content_id IS NOT NULL OR sku_id IS NOT NULL OR loc_id IS NOT NULL)
+  )`
+  yield* sql`CREATE INDEX holds_list ON holds (site_id, status_id, id)`
+  yield* sql`CREATE INDEX holds_sku ON holds (site_id, sku_id, status_id)`
+  yield* sql`CREATE INDEX holds_location ON holds (site_id, loc_id, status_id)`
+  yield* sql`CREATE TABLE hold_contents (
+    hold_id INTEGER NOT NULL REFERENCES holds (id),
+    content_id INTEGER NOT NULL REFERENCES contents (content_id),
+    PRIMARY KEY (content_id, hold_id)
+  )`
+  yield* sql`CREATE INDEX hold_contents_hold ON hold_contents (hold_id)`
+})
+
 // Customer returns (spec §2): a return of one shipped order, its id unique on the site, its lines
 // one per returned order line entry, each with what it authorizes and what its receipts did with
 // the goods. `returns_order` finds the returns of an order (R2 sums them under the line's lock);
@@ -605,5 +683,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0120_short_picks": shortPicks,
   // After 0120: the migrator runs only keys above the latest it ran, and each number once.
   "0140_shipping_units": shippingUnits,
+  "0150_holds": holds,
   "0170_returns": returns
 }

@@ -5,6 +5,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import {
   type Content,
   type ContentWithDescription,
+  type HeldBy,
   InventoryRepository,
   type LedgerEntry,
   type LostAndFoundItem
@@ -12,7 +13,7 @@ import {
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue } from "./Counters.js"
-import { lockClause, visibleIn } from "./Fragments.js"
+import { heldByIds, holdCovers, lockClause, visibleIn } from "./Fragments.js"
 import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
@@ -38,6 +39,11 @@ const transactions: BulkInsert = {
   ]
 }
 
+const withHolds = ({ hold_ids, ...content }: ContentWithDescription & { hold_ids: string | null }) => ({
+  ...content,
+  holds: hold_ids === null ? [] : hold_ids.split(",").map(Number).sort((a, b) => a - b)
+})
+
 export const layer = Layer.effect(
   InventoryRepository,
   Effect.gen(function*() {
@@ -45,9 +51,11 @@ export const layer = Layer.effect(
     const forUpdate = lockClause(sql, "update")
     const bulkInsert = makeBulkInsert(sql, yield* Prepared)
 
+    // With the ids of the Active holds covering each content, by id (spec §1 H6).
     const contentsWithDescription = (where: Statement.Fragment) =>
-      sql<ContentWithDescription>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id, c.loc_id, c.tag_id,
-          c.expiry_date, c.qty, c.qty_allocated, c.qty_tasked_from, c.created_at, s.description
+      sql<ContentWithDescription & { hold_ids: string | null }>`SELECT c.content_id, c.site_id, c.client_id, c.sku_id,
+          c.loc_id, c.tag_id, c.expiry_date, c.qty, c.qty_allocated, c.qty_tasked_from, c.created_at, s.description,
+          ${heldByIds(sql, "c")} AS hold_ids
         FROM contents c LEFT JOIN skus s ON s.site_id = c.site_id AND s.sku_id = c.sku_id
         WHERE ${where} ORDER BY c.content_id`
 
@@ -57,9 +65,10 @@ export const layer = Layer.effect(
         WHERE ${where} ORDER BY l.id`
 
     return InventoryRepository.of({
-      listContents: (scope) => rows(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.qty > 0`)),
+      listContents: (scope) =>
+        rows(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.qty > 0`), withHolds),
       findContent: (scope, contentId) =>
-        first(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId}`)),
+        first(contentsWithDescription(sql`${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId}`), withHolds),
       listContentsAt: (scope, locId) =>
         rows(sql<Content>`SELECT * FROM contents c
           WHERE ${visibleIn(sql, scope, "c")} AND c.loc_id = ${locId} AND c.qty > 0 ORDER BY c.content_id`),
@@ -131,6 +140,33 @@ export const layer = Layer.effect(
             }),
           { discard: true }
         )),
+      holdsOn: (contentIds) =>
+        contentIds.length === 0 ? Effect.succeed(new Map()) : query(
+          sql<HeldBy & { content_id: number }>`SELECT c.content_id, h.id AS hold_id, h.reason_code
+            FROM contents c JOIN holds h ON ${holdCovers(sql, "h", "c")}
+            WHERE ${sql.in("c.content_id", contentIds)} ORDER BY c.content_id, h.id`,
+          (found) => {
+            const byContent = new Map<number, Array<HeldBy>>()
+            for (const { content_id, hold_id, reason_code } of found) {
+              const list = byContent.get(content_id)
+              if (list === undefined) byContent.set(content_id, [{ hold_id, reason_code }])
+              else list.push({ hold_id, reason_code })
+            }
+            return byContent
+          }
+        ),
+      carryContentHolds: (from, to) =>
+        query(Effect.gen(function*() {
+          const carried = yield* sql<HeldBy>`SELECT h.id AS hold_id, h.reason_code
+            FROM hold_contents hc JOIN holds h ON h.id = hc.hold_id
+            WHERE hc.content_id = ${from} AND h.status_id = 24
+              AND NOT EXISTS (SELECT 1 FROM hold_contents x WHERE x.content_id = ${to} AND x.hold_id = h.id)
+            ORDER BY h.id`
+          for (const hold of carried) {
+            yield* sql`INSERT INTO hold_contents (hold_id, content_id) VALUES (${hold.hold_id}, ${to})`
+          }
+          return carried
+        })),
       listTransactions: (scope) =>
         rows(sql<LedgerEntry>`SELECT * FROM inventory_transactions t
           WHERE ${visibleIn(sql, scope, "t")} ORDER BY t.id`),

@@ -12,7 +12,7 @@ import {
   type StoredPickFace
 } from "@wms/core"
 import { Effect, Layer } from "effect"
-import { byBytes, visibleIn, windowClause } from "./Fragments.js"
+import { byBytes, isHeld, lockHolds, visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
 import { first, query, returnsRow, rows, run } from "./Query.js"
 
@@ -134,13 +134,29 @@ export const layer = Layer.effect(
           ([row]) => toStock(row)
         ),
       lockReserve: (siteId, skuIds) =>
-        skuIds.length === 0 ? Effect.succeed([]) : rows(
-          sql<Content>`SELECT c.* FROM contents c
+        skuIds.length === 0 ? Effect.succeed([]) : query(Effect.gen(function*() {
+          // Held stock is no replenishment source (spec §1 H1): the site's holds lock (shared) first.
+          yield* lockHolds(sql, siteId, "shared")
+          const reserve = yield* sql<Content>`SELECT c.* FROM contents c
             JOIN locations l ON l.site_id = c.site_id AND l.loc_id = c.loc_id AND l.loc_type = 'Storage'
             WHERE c.site_id = ${siteId} AND ${sql.in("c.sku_id", skuIds)}
-              AND c.qty - c.qty_allocated - c.qty_tasked_from > 0
+              AND c.qty - c.qty_allocated - c.qty_tasked_from > 0 AND NOT ${isHeld(sql, "c")}
             ORDER BY c.content_id ${forUpdateOfContents}`
-        ),
+          if (reserve.length === 0) return reserve
+          // On PostgreSQL, read the holds again after the locks, as a wave start does.
+          return yield* sql.onDialectOrElse({
+            pg: () =>
+              Effect.map(
+                sql<{ content_id: number }>`SELECT content_id FROM contents c
+                  WHERE ${sql.in("content_id", reserve.map((content) => content.content_id))} AND ${isHeld(sql, "c")}`,
+                (held) => {
+                  const ids = new Set(held.map((row) => row.content_id))
+                  return reserve.filter((content) => !ids.has(content.content_id))
+                }
+              ),
+            orElse: () => Effect.succeed(reserve)
+          })
+        })),
       upsert: (face) =>
         run(sql`INSERT INTO pick_faces ${sql.insert({ ...toFace(face) })}
           ON CONFLICT (site_id, sku_id, loc_id) DO UPDATE SET min_qty = excluded.min_qty,

@@ -21,7 +21,7 @@ import type { CandidateOrder, WaveOrderRow } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert } from "./Batches.js"
 import { inIntegers, inTexts } from "./Dialect.js"
-import { byBytes, lockClause, visibleIn } from "./Fragments.js"
+import { byBytes, isHeld, lockClause, lockHolds, visibleIn } from "./Fragments.js"
 import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
 
@@ -92,8 +92,8 @@ export const layer = Layer.effect(
     // status change waits for the start. The ids go as one parameter whatever their number; a site
     // without locations answers at once (an uncorrelated EXISTS is evaluated once, before any scan).
     const locationIn = inTexts(sql, "loc_id")
-    const lockLocations = prepared.prepare<{ loc_id: string; status: LocationStatus }>(
-      `SELECT loc_id, status FROM locations
+    const lockLocations = prepared.prepare<{ loc_id: string; status: LocationStatus; loc_type: string }>(
+      `SELECT loc_id, status, loc_type FROM locations
         WHERE site_id = ? AND ${locationIn.text} AND EXISTS (SELECT 1 FROM locations WHERE site_id = ?)
         ORDER BY loc_id ${sql.onDialectOrElse({ pg: () => "COLLATE \"C\" FOR SHARE", orElse: () => "" })}`
     )
@@ -215,21 +215,39 @@ export const layer = Layer.effect(
         query(Effect.flatMap(headersAmong([waveId, waveOrderIn.bind(orderRefs)]), withLines)),
       lockStock: (siteId, skuIds, alsoContent) =>
         query(Effect.gen(function*() {
-          const stock: Array<StockToAllocate> = []
+          // The site's holds lock (shared) before the contents: a hold being made covers what it covers
+          // before this reads it, or after this commits (spec §1 H1).
+          yield* lockHolds(sql, siteId, "shared")
+          let stock: Array<StockToAllocate> = []
           for (const chunk of chunked(skuIds, 5_000)) {
             if (chunk.length === 0) continue
-            // Rows are locked in content order, so two starts that share stock never deadlock.
+            // Rows are locked in content order, so two starts that share stock never deadlock. Held
+            // stock is not free (spec §1 H1).
             stock.push(
               ...(yield* sql<StockToAllocate>`SELECT content_id, sku_id, client_id, loc_id, tag_id, expiry_date,
                   created_at, qty, qty_allocated, qty_tasked_from
-                FROM contents
+                FROM contents c
                 WHERE site_id = ${siteId} AND ${sql.in("sku_id", chunk)}
-                  AND (qty - qty_allocated - qty_tasked_from > 0
+                  AND ((qty - qty_allocated - qty_tasked_from > 0 AND NOT ${isHeld(sql, "c")})
                     ${alsoContent === undefined ? sql.literal("") : sql`OR content_id = ${alsoContent}`})
                 ORDER BY content_id ${forUpdate}`)
             )
           }
           if (stock.length === 0) return stock
+          // On PostgreSQL the statement above judged the holds as of its start: one a hold's creation
+          // deallocated (and so locked) is read again, now that its hold committed.
+          const heldNow = yield* sql.onDialectOrElse({
+            pg: () =>
+              Effect.map(
+                sql<{ content_id: number }>`SELECT content_id FROM contents c
+                  WHERE ${sql.in("content_id", stock.map((content) => content.content_id))} AND ${isHeld(sql, "c")}`,
+                (rows) => new Set(rows.map((row) => row.content_id))
+              ),
+            orElse: () => Effect.succeed(new Set<number>())
+          })
+          if (heldNow.size > 0) {
+            stock = stock.filter((content) => !heldNow.has(content.content_id) || content.content_id === alsoContent)
+          }
           // After the contents, as every writer locks them: stock at a location that lets no stock out
           // (blocked out, blocked, being counted) is not allocatable.
           const locations = yield* lockLocations([
@@ -237,8 +255,10 @@ export const layer = Layer.effect(
             locationIn.bind([...new Set(stock.map((content) => content.loc_id))]),
             siteId
           ])
+          // A Quarantine location is never a source for allocation, held or not (spec §1 H1).
           const closed = new Set(
-            locations.filter((location) => !letsStockOut(location.status)).map((location) => location.loc_id)
+            locations.filter((location) => !letsStockOut(location.status) || location.loc_type === "Quarantine")
+              .map((location) => location.loc_id)
           )
           return closed.size === 0 ? stock : stock.filter((content) => !closed.has(content.loc_id))
         })),

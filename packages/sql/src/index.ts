@@ -9,6 +9,7 @@ import { Layer } from "effect"
 import * as SqlCarrierRepository from "./SqlCarrierRepository.js"
 import * as SqlCountRepository from "./SqlCountRepository.js"
 import * as SqlEventPublisher from "./SqlEventPublisher.js"
+import * as SqlHoldRepository from "./SqlHoldRepository.js"
 import * as SqlIdempotencyRepository from "./SqlIdempotencyRepository.js"
 import * as SqlInventoryRepository from "./SqlInventoryRepository.js"
 import * as SqlLocationRepository from "./SqlLocationRepository.js"
@@ -60,5 +61,6 @@ export const repositories = Layer.mergeAll(
   SqlCountRepository.layer,
   SqlPickFaceRepository.layer,
   SqlShippingUnitRepository.layer,
+  SqlHoldRepository.layer,
   SqlReturnRepository.layer
 )

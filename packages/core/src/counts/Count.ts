@@ -131,7 +131,9 @@ export const defaultPlanSize = 10
 /** The body of `POST /counts/plan`: the locations to count, oldest `last_counted` first. */
 export const PlanCountsRequest = Schema.Struct({
   zone: optionalNull(TextId),
-  loc_type: optionalNull(Schema.Literal("Receiving", "Storage", "PickFace", "Staging", "Dock", "LostAndFound")),
+  loc_type: optionalNull(
+    Schema.Literal("Receiving", "Storage", "PickFace", "Staging", "Dock", "LostAndFound", "Quarantine")
+  ),
   max: Schema.optionalWith(Max, { default: () => defaultPlanSize, nullable: true })
 })
 export type PlanCountsRequest = typeof PlanCountsRequest.Type

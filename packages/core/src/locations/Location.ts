@@ -8,7 +8,15 @@ import { Schema } from "effect"
 import { OptionalClientId, OptionalMasterText, TextId, TextIdFromPath } from "../masterdata/MasterData.js"
 import { ListWindow } from "../shared/Window.js"
 
-export const LocationTypes = ["Receiving", "Storage", "PickFace", "Staging", "Dock", "LostAndFound"] as const
+export const LocationTypes = [
+  "Receiving",
+  "Storage",
+  "PickFace",
+  "Staging",
+  "Dock",
+  "LostAndFound",
+  "Quarantine"
+] as const
 export const LocationType = Schema.Literal(...LocationTypes).annotations({
   message: () => ({ message: `must be one of ${LocationTypes.join(", ")}`, override: true })
 })

@@ -22,8 +22,9 @@ import { statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import { CountInFlight } from "../stock/CountInFlight.js"
-import { ContentFull, ContentNotFound } from "../stock/Errors.js"
+import { ContentFull, ContentHeld, ContentNotFound } from "../stock/Errors.js"
 import { compareStock } from "../stock/Fefo.js"
+import { firstHold, holdEntries } from "../stock/Held.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import { available } from "../stock/Stock.js"
@@ -76,6 +77,24 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
     /** Refuses stock arriving at a managed location whose status keeps it out. */
     const checkIn = (location: Option.Option<LocationWithOccupancy>) =>
       Option.isSome(location) && !takesStockIn(location.value.status) ? refuses(location.value) : Effect.void
+
+    /**
+     * Refuses moving held stock anywhere but to a managed Quarantine location (spec §1 H1, H3),
+     * naming the oldest hold that covers it. Read after the source's lock.
+     */
+    const checkHeld = Effect.fnUntraced(function*(
+      sources: ReadonlyArray<Content>,
+      destination: Option.Option<LocationWithOccupancy>
+    ) {
+      if (Option.isSome(destination) && destination.value.loc_type === "Quarantine") return
+      const held = yield* inventory.holdsOn(sources.map((source) => source.content_id))
+      for (const source of sources) {
+        const holds = held.get(source.content_id)
+        if (holds !== undefined) {
+          return yield* new ContentHeld({ contentId: source.content_id, holdId: firstHold(holds).hold_id })
+        }
+      }
+    })
 
     /** What `qty` of a content weighs and takes up at its destination. */
     const loadFor = (stock: Pick<Content, "site_id" | "sku_id" | "client_id" | "tag_id">, qty: number) =>
@@ -136,6 +155,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         })
       }
       const destination = location(request.to_loc_id)
+      yield* checkHeld([source], destination)
       yield* checkIn(destination)
       if (Option.isSome(destination)) yield* checkRoom(destination.value, yield* loadFor(source, request.qty))
       const [task] = yield* tasking.open(actor, [{
@@ -196,6 +216,8 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       const from = location(task.from_loc_id)
       if (Option.isNone(from) || from.value.status !== "Counting") yield* checkOut(from)
       const destination = location(to)
+      // A task made before a hold goes where it was planned (H2); another destination only to Quarantine.
+      if (to !== task.to_loc_id) yield* checkHeld([source], destination)
       yield* checkIn(destination)
       // A planned destination counts the task as inbound already: only an override needs room.
       if (Option.isSome(destination) && to !== task.to_loc_id) {
@@ -247,9 +269,17 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         created_at: createdAt
       })
       const released = task.qty - qty
-      yield* inventory.appendTransactions(
-        released === 0 ? [moved] : [
-          moved,
+      // The holds that begin to cover the destination: a content hold of the source follows its stock,
+      // and a scope hold covers stock that enters an empty content of it (H3, H4).
+      const carried = yield* inventory.carryContentHolds(source.content_id, destinationId)
+      const entered = arrival.qty > 0 ? [] : (yield* inventory.holdsOn([destinationId])).get(destinationId) ?? []
+      const newlyHeld = [
+        ...carried,
+        ...entered.filter((hold) => !carried.some((c) => c.hold_id === hold.hold_id))
+      ]
+      yield* inventory.appendTransactions([
+        moved,
+        ...(released === 0 ? [] : [
           Ledger.entry("Untask", source, {
             qty: released,
             from: task.from_loc_id,
@@ -257,8 +287,9 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
             notes,
             created_at: createdAt
           })
-        ]
-      )
+        ]),
+        ...holdEntries({ ...arrival, content_id: destinationId, loc_id: to }, newlyHeld, arrival.qty + qty, createdAt)
+      ])
     }, atomically)
 
     const cancel = Effect.fnUntraced(function*(actor: Actor, taskId: number) {
@@ -296,6 +327,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       yield* checkOut(location(locId))
       // The room is counted over all the tasks: each one's load is inbound for the next.
       let destination = location(request.to_loc_id)
+      yield* checkHeld(sources, destination)
       yield* checkIn(destination)
       const toOpen: Array<TaskToOpen> = []
       for (const source of sources) {
@@ -320,6 +352,8 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         return yield* new ContentNotAtReceiving({ contentId: source.content_id, locId: source.loc_id })
       }
       yield* checkOut(here)
+      // Putaway goes to storage or a pick face, never to Quarantine.
+      yield* checkHeld([source], Option.none())
       const run = yield* tasking.planPutaways(actor.scope.site_id, [source])
       return yield* tasking.open(actor, run.tasks)
     }, atomically)

@@ -18,6 +18,7 @@ import { CalendarDate, maxInteger, Quantity, TimeZone } from "../shared/Formats.
 import { Status } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { holdEntries } from "../stock/Held.js"
 import { defaultExpiry } from "../stock/Inventory.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
@@ -158,8 +159,25 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
         yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
         received.set(line.line, received.get(line.line)! + receipt.qty)
       }
+      // A receipt of a held lot, SKU or location is born held (spec §1): its Hold rows are written
+      // now, and it stays where it was received, out of the putaway.
+      const held = yield* inventory.holdsOn(contents.map((content) => content.content_id))
+      if (held.size > 0) {
+        yield* inventory.appendTransactions(
+          contents.flatMap((content) =>
+            holdEntries(content, held.get(content.content_id) ?? [], content.qty, createdAt)
+          )
+        )
+      }
       const report: Option.Option<PutawayReport> = putaway
-        ? Option.some(yield* putaways.putAway(actor, contents, managed, receivingLocation))
+        ? Option.some(
+          yield* putaways.putAway(
+            actor,
+            contents.filter((content) => !held.has(content.content_id)),
+            managed,
+            receivingLocation
+          )
+        )
         : Option.none()
       const status = receiptStatus(preAdvice.lines.map((l) => ({ qty: l.qty, qty_received: received.get(l.line)! })))
       if (status !== preAdvice.status_id) yield* receipts.setStatus(preAdvice.ref, status)

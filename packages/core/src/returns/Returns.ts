@@ -6,6 +6,8 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
+import { HoldRepository } from "../holds/HoldRepository.js"
+import { Holds } from "../holds/Holds.js"
 import { LocationStatusRefuses } from "../locations/Errors.js"
 import { takesStockIn } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
@@ -21,6 +23,7 @@ import type { ClientId } from "../shared/Ids.js"
 import { Status } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { holdEntries } from "../stock/Held.js"
 import { defaultExpiry } from "../stock/Inventory.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
@@ -87,6 +90,8 @@ export class Returns extends Effect.Service<Returns>()("@wms/core/Returns", {
     const skus = yield* SkuRepository
     const settings = yield* SiteSettingsRepository
     const putaways = yield* ReceiptPutaway
+    const holdRepository = yield* HoldRepository
+    const holds = yield* Holds
     const events = yield* EventPublisher
     const { atomically } = yield* Transactor
 
@@ -186,9 +191,6 @@ export class Returns extends Effect.Service<Returns>()("@wms/core/Returns", {
           return yield* new InvalidInput({ message: `Over-receipt of return ${row.return_id} line ${line.line}` })
         }
         receiving.set(line.line, total)
-        if (receipt.disposition === "Quarantine") {
-          return yield* invalidField(`lines.${index}.disposition`, "Quarantine needs content holds, not built yet")
-        }
       }
     })
 
@@ -210,8 +212,11 @@ export class Returns extends Effect.Service<Returns>()("@wms/core/Returns", {
       }
       yield* checkReceipt(row, request.lines)
       const entering = request.lines.filter((receipt) => receipt.disposition !== "Scrap")
-      const putaway = entering.some((receipt) => receipt.disposition === "Restock") &&
-        (yield* settings.get(actor.scope.site_id)).putaway_on_receipt
+      const quarantining = entering.some((receipt) => receipt.disposition === "Quarantine")
+      // The site's holds lock, which the quarantine holds take, before the locations (the lock order).
+      if (quarantining) yield* holdRepository.lockHoldsOf(actor.scope.site_id)
+      // With the site's putaway_on_receipt, the answer is the putaway report, as a pre-advice's is.
+      const putaway = (yield* settings.get(actor.scope.site_id)).putaway_on_receipt
       // Locked for update with putaway: the planner locks its candidates so (as receiving does).
       const managed = yield* locations.lockMany(
         actor.scope.site_id,
@@ -224,7 +229,8 @@ export class Returns extends Effect.Service<Returns>()("@wms/core/Returns", {
       }
 
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-      const restocked: Array<Content> = []
+      const entered: Array<{ readonly content: Content; readonly receipt: ReturnReceiptLine; readonly line: number }> =
+        []
       for (const receipt of request.lines) {
         const line = row.lines.find((l) => l.line === receipt.line)!
         yield* returns.addReceived(row.ref, line.line, quantitiesOf(receipt))
@@ -250,8 +256,35 @@ export class Returns extends Effect.Service<Returns>()("@wms/core/Returns", {
           notes: `Return ${row.return_id} line ${line.line}`,
           created_at: createdAt
         }))
-        restocked.push({ ...content, content_id: contentId })
+        entered.push({ content: { ...content, content_id: contentId }, receipt, line: line.line })
       }
+      // Returned goods of a held lot, SKU or location are born held (spec §1): their Hold rows now,
+      // and they stay where they came in, out of the putaway.
+      const held = yield* inventory.holdsOn(entered.map(({ content }) => content.content_id))
+      if (held.size > 0) {
+        yield* inventory.appendTransactions(
+          entered.flatMap(({ content }) =>
+            holdEntries(content, held.get(content.content_id) ?? [], content.qty, createdAt)
+          )
+        )
+      }
+      // Quarantined goods are born under a content hold of their own, reason Return (R3).
+      // The content was made in this transaction, in the caller's scope: a refusal would be a defect.
+      for (const { content, line } of entered.filter(({ receipt }) => receipt.disposition === "Quarantine")) {
+        yield* Effect.orDie(holds.createHoldIn(actor, {
+          content_id: content.content_id,
+          sku_id: null,
+          tag_id: null,
+          expiry_date: null,
+          loc_id: null,
+          reason_code: "Return",
+          notes: `Return ${row.return_id} line ${line}`,
+          deallocate: null
+        }))
+      }
+      const restocked = entered.filter(({ content, receipt }) =>
+        receipt.disposition === "Restock" && !held.has(content.content_id)
+      ).map(({ content }) => content)
       const report: Option.Option<PutawayReport> = putaway
         ? Option.some(yield* putaways.putAway(actor, restocked, managed, defaultReturnsLocation))
         : Option.none()

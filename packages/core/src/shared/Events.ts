@@ -14,6 +14,8 @@ export const EventTypes = [
   "count_pending_approval",
   "count_completed",
   "order_backordered",
+  "hold_created",
+  "hold_released",
   "return_received"
 ] as const
 export type EventType = typeof EventTypes[number]

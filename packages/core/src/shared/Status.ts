@@ -14,7 +14,8 @@ export const Status = {
   Complete: 20,
   Cancelled: 21,
   Counting: 22,
-  PendingApproval: 23
+  PendingApproval: 23,
+  Active: 24
 } as const
 export type StatusId = typeof Status[keyof typeof Status]
 
@@ -31,7 +32,8 @@ const descriptions: Record<StatusId, string> = {
   20: "Complete",
   21: "Cancelled",
   22: "Counting",
-  23: "Pending Approval"
+  23: "Pending Approval",
+  24: "Active"
 }
 
 /** The description of a status id, e.g. `Released` for 14. */

@@ -72,3 +72,19 @@ export class StockShort extends Schema.TaggedError<StockShort>()("StockShort", {
       `${this.held} of it is allocated or tasked, ${this.available} is available`
   }
 }
+
+/**
+ * 409: an Active hold covers the content, so its stock may move only to a Quarantine location
+ * (spec §1, H1 and H3).
+ */
+export class ContentHeld extends Schema.TaggedError<ContentHeld>()("ContentHeld", {
+  contentId: Schema.Number,
+  holdId: Schema.Number
+}) {
+  get category() {
+    return "Conflict" as const
+  }
+  override get message() {
+    return `Content ${this.contentId} is held by hold ${this.holdId}: it may move only to a Quarantine location`
+  }
+}

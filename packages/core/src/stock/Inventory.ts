@@ -37,6 +37,10 @@ export interface OverviewRecord {
   readonly expiry_date: string | null
   readonly client_id: string | null
   readonly created_datetime: string
+  /** Whether an Active hold covers it (spec §1 H6). */
+  readonly held: boolean
+  /** The ids of the Active holds covering it. */
+  readonly holds: ReadonlyArray<number>
 }
 
 /** A record of `GET /inventory/transactions` (§2.5): a ledger entry, its time shown in the service's zone. */
@@ -116,7 +120,9 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       tag_id: content.tag_id,
       expiry_date: content.expiry_date,
       client_id: content.client_id,
-      created_datetime: formatDateTime(content.created_at, timeZone)
+      created_datetime: formatDateTime(content.created_at, timeZone),
+      held: (content.holds ?? []).length > 0,
+      holds: content.holds ?? []
     })
 
     const toTransaction = (entry: Ledger.LedgerEntry): TransactionRecord => ({
@@ -152,8 +158,10 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
       notes: item.notes
     })
 
-    const overview = Effect.fnUntraced(function*(actor: Actor) {
-      return (yield* repository.listContents(actor.scope)).map(toOverview)
+    /** The overview, or the held (`true`) or free (`false`) part of it. */
+    const overview = Effect.fnUntraced(function*(actor: Actor, held?: boolean) {
+      const records = (yield* repository.listContents(actor.scope)).map(toOverview)
+      return held === undefined ? records : records.filter((record) => record.held === held)
     })
 
     const content = Effect.fnUntraced(function*(actor: Actor, contentId: number) {

@@ -19,6 +19,8 @@ export interface Content extends ContentQuantities, Owner {
 /** A content with its SKU's description, as the overview shows it. */
 export interface ContentWithDescription extends Content {
   readonly description: string | null
+  /** The ids of the Active holds covering it, ascending (spec §1 H6); none when absent. */
+  readonly holds?: ReadonlyArray<number>
 }
 
 /** Where a content is: the key that tells contents of one SKU apart. */
@@ -28,6 +30,12 @@ export interface ContentKey {
   /** `null`: any tag (an untagged adjustment adds to what lies at the location). */
   readonly tag_id: string | null
   readonly expiry_date: string | null
+}
+
+/** An Active hold that covers a content (spec §1). */
+export interface HeldBy {
+  readonly hold_id: number
+  readonly reason_code: string
 }
 
 /** Stock taken off a content that nobody can account for (a short pick). */
@@ -70,6 +78,16 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
    * would leave the stock rule, which the caller's locks and checks must make impossible.
    */
   readonly changeAllocation: (changes: ReadonlyMap<number, number>) => Effect.Effect<void>
+  /**
+   * The Active holds covering each of these contents, by hold id; a content no hold covers is
+   * absent. Read in a statement of its own, after the caller's locks.
+   */
+  readonly holdsOn: (contentIds: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, ReadonlyArray<HeldBy>>>
+  /**
+   * Makes every Active content hold covering `from` cover `to` as well (a movement from a held
+   * content, spec §1 H3), and yields those that did not cover it yet.
+   */
+  readonly carryContentHolds: (from: number, to: number) => Effect.Effect<ReadonlyArray<HeldBy>>
   readonly listTransactions: (scope: Scope) => Effect.Effect<ReadonlyArray<LedgerEntry>>
   readonly findTransaction: (scope: Scope, id: number) => Effect.Effect<Option.Option<LedgerEntry>>
   readonly insertLostAndFound: (item: Omit<LostAndFoundItem, "id">) => Effect.Effect<number>

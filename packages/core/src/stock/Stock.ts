@@ -17,8 +17,9 @@ export interface ContentQuantities {
 /**
  * The kinds of ledger transaction (DECISIONS §5), then those of movement tasks: Task and Untask
  * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content;
- * and Count, a count's signed variance on a content; Return, returned goods restocked or quarantined
- * (spec §2 R3), entering like a receipt.
+ * Count, a count's signed variance on a content; Hold and Release, a hold beginning and ending
+ * to cover a content, which change no quantity; and Return, returned goods restocked or
+ * quarantined (spec §2 R3), entering like a receipt.
  */
 export const TransactionTypes = [
   "Receipt",
@@ -34,6 +35,8 @@ export const TransactionTypes = [
   "Move",
   "Replenish",
   "Count",
+  "Hold",
+  "Release",
   "Return"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
@@ -107,6 +110,8 @@ export const effectOf = (type: TransactionType, qty: number): ContentQuantities 
     case "Untask":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: -qty }
     case "Shipment":
+    case "Hold":
+    case "Release":
       return { qty: 0, qty_allocated: 0, qty_tasked_from: 0 }
   }
 }

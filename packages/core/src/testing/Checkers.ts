@@ -133,6 +133,8 @@ const stockChange = (t: TransactionView): number => {
     case "Putaway":
     case "Move":
     case "Replenish":
+    case "Hold":
+    case "Release":
       return 0
   }
 }

@@ -33,7 +33,7 @@ const statusUse: Record<StatusId, string> = {
   1: "pre-advice",
   2: "pre-advice (some lines received)",
   3: "pre-advice (every line fully received)",
-  14: "order, wave",
+  14: "order, wave, hold (released)",
   15: "order (every line fully allocated), wave (started)",
   16: "order (some, not all, quantity allocated)",
   17: "order, wave (picking started)",
@@ -42,7 +42,8 @@ const statusUse: Record<StatusId, string> = {
   20: "wave (all its tasks done), movement task (confirmed)",
   21: "movement task, count (cancelled)",
   22: "count (released: its location is frozen while it is counted)",
-  23: "count (recorded with a variance over the site's threshold: waits for an admin's approval)"
+  23: "count (recorded with a variance over the site's threshold: waits for an admin's approval)",
+  24: "hold (its stock is not available)"
 }
 
 const methods = ["get", "post", "put", "delete", "patch"] as const

@@ -8,6 +8,7 @@ import { AuthApi } from "./auth/AuthApi.js"
 import { CarriersApi } from "./carriers/CarriersApi.js"
 import { CountsApi } from "./counts/CountsApi.js"
 import { feature } from "./Feature.js"
+import { HoldsApi } from "./holds/HoldsApi.js"
 import { ImportExportApi } from "./import-export/ImportExportApi.js"
 import { InventoryApi } from "./inventory/InventoryApi.js"
 import { LocationsApi } from "./locations/LocationsApi.js"
@@ -58,6 +59,7 @@ export const features = [
     ShippingUnitsApi,
     () => import("./shipping-units/ShippingUnitsHandlers.js").then((_) => _.ShippingUnitsHandlers)
   ),
+  feature(HoldsApi, () => import("./holds/HoldsHandlers.js").then((_) => _.HoldsHandlers)),
   feature(ReturnsApi, () => import("./returns/ReturnsHandlers.js").then((_) => _.ReturnsHandlers)),
   feature(WebhooksApi, () => import("./webhooks/WebhooksHandlers.js").then((_) => _.WebhooksHandlers)),
   feature(ImportExportApi, () => import("./import-export/ImportExportHandlers.js").then((_) => _.ImportExportHandlers))

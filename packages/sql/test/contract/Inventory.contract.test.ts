@@ -187,7 +187,8 @@ onEachStore("InventoryRepository", (it) => {
         qty_allocated: 0,
         qty_tasked_from: 0,
         created_at: "2030-01-01T08:00:00.000Z",
-        description: "Article A"
+        description: "Article A",
+        holds: []
       }
       const listed = yield* inventory.listContents(t.site.scope)
       assert.deepStrictEqual(listed.map((c) => c.content_id), [first, unknown])

@@ -33,7 +33,15 @@ export const OverviewRecord = Schema.Struct({
   tag_id: Text,
   expiry_date: NullableText,
   client_id: NullableText,
-  created_datetime: Text
+  created_datetime: Text,
+  held: Schema.Boolean,
+  holds: Schema.Array(Schema.Number)
+})
+
+/** The query of `GET /inventory/overview`: `held=true|false` keeps the held or the free contents. */
+export const OverviewQuery = Schema.Struct({
+  held: Schema.optional(Schema.Literal("true", "false")),
+  ...ListWindow.fields
 })
 
 export const TransactionRecord = Schema.Struct({
@@ -75,11 +83,13 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
   .add(
     HttpApiEndpoint.get("overview", "/inventory/overview")
       .annotate(OpenApi.Summary, "List stock contents")
-      .setUrlParams(ListWindow)
+      .setUrlParams(OverviewQuery)
       .addSuccess(Schema.Array(OverviewRecord))
       .annotate(
         OpenApi.Description,
-        "The stock contents of the scope that hold stock. available = qty − qty_allocated − qty_tasked_from."
+        "The stock contents of the scope that hold stock. available = qty − qty_allocated − qty_tasked_from, and " +
+          "0 while `held`: `holds` lists the ids of the Active holds covering the content (spec §1 H6). " +
+          "`held=true` keeps the held contents, `held=false` the others."
       )
   )
   .add(

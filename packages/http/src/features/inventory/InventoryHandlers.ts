@@ -3,10 +3,11 @@ import type { AdjustmentRequest } from "@wms/core"
 import { Effect } from "effect"
 import { type Body, byNumber, everything } from "../Arguments.js"
 import type { Methods, Table } from "../Table.js"
-import type { InventoryApi } from "./InventoryApi.js"
+import type { InventoryApi, OverviewQuery } from "./InventoryApi.js"
 
 export const InventoryTable = Effect.map(Inventory, (inventory) => ({
-  overview: (actor, { urlParams }) => inWindow(inventory.overview(actor), urlParams),
+  overview: (actor, { urlParams: { held, ...window } }) =>
+    inWindow(inventory.overview(actor, held === undefined ? undefined : held === "true"), window),
   content: (actor, { path }) => inventory.content(actor, path.id),
   transactions: (actor, { urlParams }) => inWindow(inventory.transactions(actor), urlParams),
   transaction: (actor, { path }) => inventory.transaction(actor, path.id),
@@ -17,7 +18,8 @@ export const InventoryTable = Effect.map(Inventory, (inventory) => ({
 
 /** The facade's methods of `inventory`: how each one's arguments make its endpoint's input. */
 export const InventoryMethods = {
-  overview: everything,
+  /** The scope's contents; `{ held: "true" }` or `"false"` keeps the held or the free ones. */
+  overview: (query: typeof OverviewQuery.Type = {}) => ({ urlParams: query }),
   content: byNumber,
   transactions: everything,
   transaction: byNumber,

@@ -4,6 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
+  ContentHeld,
   LocationBeingCounted,
   LocationExists,
   LocationFull,
@@ -28,8 +29,9 @@ const IdPath = Schema.Struct({ id: TextIdFromPath })
 
 const notFound = "Unknown on the site: 404 `Location with id <id> not found`."
 
-const fields = "`loc_type` is one of `Receiving`, `Storage`, `PickFace`, `Staging`, `Dock`, `LostAndFound` " +
-  "(`pick_face` is true exactly for `PickFace`); `sequence` (default 0) orders putaway and walks; `max_tags` " +
+const fields = "`loc_type` is one of `Receiving`, `Storage`, `PickFace`, `Staging`, `Dock`, `LostAndFound`, " +
+  "`Quarantine` (`pick_face` is true exactly for `PickFace`; a `Quarantine` location is never a source for " +
+  "allocation, replenishment or putaway, and the one place held stock may move to); `sequence` (default 0) orders putaway and walks; `max_tags` " +
   "(distinct tags, i.e. pallets), `max_weight` (kg, by the SKUs' `each_weight`) and `max_volume` (cm³, by " +
   "`each_volume`) are the capacity, null = unlimited; `status` is `Active` (default), `Blocked In` (no receipt, " +
   "positive adjustment or task into it), `Blocked Out` (no allocation, task out of it or negative adjustment) " +
@@ -107,6 +109,7 @@ export class LocationsApi extends HttpApiGroup.make("locations")
       .setPayload(MoveAllRequest)
       .addSuccess(Schema.Array(MovementTaskRecord), { status: 201 })
       .addError(onTheWire(LocationFull))
+      .addError(onTheWire(ContentHeld))
       .addError(onTheWire(LocationStatusRefuses))
       .annotate(
         OpenApi.Description,

@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import {
   ConfirmMoveRequest,
   ContentFull,
+  ContentHeld,
   ContentNotAtReceiving,
   ContentNotFound,
   ContentUnavailable,
@@ -33,7 +34,9 @@ const closed = "Complete or Cancelled already: 409 `Movement task <id> is <Compl
 const gates = "The source location must let stock out (not `Blocked Out`, `Blocked` or `Counting`) and the " +
   "destination take it in (not `Blocked In`, `Blocked` or `Counting`): else 409 `Location <loc_id> is <status>`. A " +
   "managed destination with a capacity must have room for the stock on hand plus its Open inbound tasks plus this " +
-  "one: else 409 `Location <loc_id> has no room for <qty> of <sku_id>`."
+  "one: else 409 `Location <loc_id> has no room for <qty> of <sku_id>`. Stock an Active hold covers moves only to a " +
+  "`Quarantine` location: else 409 `Content <id> is held by hold <hold_id>: it may move only to a Quarantine " +
+  "location` (a task made before the hold still goes to its planned destination)."
 
 export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
   .add(
@@ -61,6 +64,7 @@ export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
       .addError(onTheWire(ContentNotFound))
       .addError(onTheWire(ContentUnavailable))
       .addError(onTheWire(LocationFull))
+      .addError(onTheWire(ContentHeld))
       .addError(onTheWire(LocationStatusRefuses))
       .annotate(
         OpenApi.Description,
@@ -90,6 +94,7 @@ export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
       .addError(onTheWire(MovementTaskNotFound))
       .addError(onTheWire(MovementTaskClosed))
       .addError(onTheWire(LocationFull))
+      .addError(onTheWire(ContentHeld))
       .addError(onTheWire(LocationStatusRefuses))
       .addError(onTheWire(ContentFull))
       .annotate(
@@ -124,6 +129,7 @@ export class MovementTasksApi extends HttpApiGroup.make("movementTasks")
       .addSuccess(Schema.Array(MovementTaskRecord), { status: 201 })
       .addError(onTheWire(ContentNotFound))
       .addError(onTheWire(ContentNotAtReceiving))
+      .addError(onTheWire(ContentHeld))
       .addError(onTheWire(LocationStatusRefuses))
       .annotate(
         OpenApi.Description,

@@ -97,14 +97,19 @@ export class ReturnsApi extends HttpApiGroup.make("returns")
           "unmanaged location like `RECEIVING`; a managed one must take stock in: 409 `Location <loc_id> is " +
           "<status>`) owned by the order's owner, with the given `tag_id` or a generated one, and a `Return` " +
           "ledger row (+qty; `order_id` and `line_id` the order and its line, notes `Return <return_id> line " +
-          "<n>`). `Scrap` is counted on the line only: no stock, no ledger row. The expiry, when not given, is " +
+          "<n>`). `Quarantine` does the same, and in the same transaction the new content is covered by a " +
+          "content hold of `reason_code` `Return` (notes `Return <return_id> line <n>`, a `Hold` ledger row, " +
+          "`hold_created`), so it is unavailable until that hold is released. Returned goods that an Active " +
+          "SKU, lot or location hold covers are born held (a `Hold` row per such hold). `Scrap` is counted on " +
+          "the line only: no stock, no ledger row. The expiry, when not given, is " +
           "that of the stock the order line shipped when all of it had one expiry, else the SKU's default. What " +
           "a line receives over all receipts never exceeds what it authorizes: 400 `Over-receipt of return <id> " +
           "line <n>`; an unknown line: 400 naming it; an unknown disposition: 400. The return becomes In Receipt " +
           "(2), or Received (3) once every line is received in full, and a `return_received` event carries it. " +
-          "204; with the site setting `putaway_on_receipt` on, the restocked stock at `RETURNS` (or at a managed " +
-          "`Receiving` location) gets its putaway tasks in the same transaction and the answer is 200 `{tasks, " +
-          `unplaced}\` as for a pre-advice. ${notFound}`
+          "204; with the site setting `putaway_on_receipt` on, the answer is 200 `{tasks, unplaced}` as for a " +
+          "pre-advice: the restocked stock at `RETURNS` (or at a managed `Receiving` location) that no hold " +
+          "covers gets its putaway tasks in the same transaction; quarantined and held stock gets none. " +
+          notFound
       )
   )
   .add(
