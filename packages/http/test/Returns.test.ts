@@ -5,12 +5,13 @@
  * refused with nothing written. The lock on order lines under which R2 holds across processes is
  * the stores' own, in the contract suite and the PostgreSQL storm.
  */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { freshSqliteFile } from "../../../testing/databases.js"
 import { insertSku } from "../../../testing/fixtures.js"
-import { type TestResponse, testServer } from "../../../testing/server.js"
+import { Api, type TestResponse, testServer } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { ledgerRows, type Request, session, startedWave } from "./PickingWorld.js"
 
@@ -65,6 +66,19 @@ const line = (fields: Record<string, unknown>) => ({
   qty_scrapped: 0,
   ...fields
 })
+
+/** A file of `GET /export/returns` as text: the test client's `Api` reads JSON only. */
+const exported = (format: "csv" | "ndjson") =>
+  Effect.gen(function*() {
+    const token = yield* (yield* Api).login()
+    const response = yield* (yield* HttpClient.HttpClient).execute(
+      HttpClientRequest.get(`/export/returns?format=${format}`).pipe(
+        HttpClientRequest.bearerToken(token),
+        HttpClientRequest.setHeaders({ site: "main" })
+      )
+    )
+    return yield* response.text
+  }).pipe(Effect.scoped, Effect.orDie)
 
 layer(server, { timeout: 60_000 })("returns on sqlite", (it) => {
   it.effect("authorizes a return of a shipped order, receives it by disposition into stock, to Received", () =>
@@ -401,5 +415,51 @@ layer(server, { timeout: 60_000 })("returns on sqlite", (it) => {
         "RETURNS",
         1
       ])
+    }))
+
+  it.effect("imports returns as POST /returns authorizes them, a CSV row per line, and exports them as GET shows them", () =>
+    Effect.gen(function*() {
+      const request = yield* session
+      const api = yield* Api
+      const token = yield* api.login()
+      const { orderId } = yield* shippedOrder(request, 4)
+      const rma = unique("RMA")
+      const file = [
+        "return_id,order_id,reason_code,notes,lines.order_line,lines.qty",
+        `${rma},${orderId},Damaged,Two boxes,1,1`,
+        `${rma},${orderId},Damaged,Two boxes,1,1`,
+        `,${orderId},Refused,,1,1`,
+        `${rma}-X,${orderId},Damaged,,1,2`
+      ].join("\n")
+      const report = yield* api.request("POST", "/import/returns", {
+        token,
+        site: "main",
+        rawBody: `${file}\n`,
+        contentType: "text/csv"
+      })
+      assert.deepStrictEqual([report.status, report.body], [200, {
+        rows: 4,
+        written: 3,
+        failed: 1,
+        errors: [{ row: 5, field: null, message: `Return of 2 exceeds the 1 returnable of order ${orderId} line 1` }]
+      }])
+      const listed = (yield* request("GET", `/returns?order_id=${orderId}`)).body as ReadonlyArray<
+        { readonly return_id: string; readonly notes: string | null; readonly lines: ReadonlyArray<unknown> }
+      >
+      assert.deepStrictEqual(listed.map((r) => [r.return_id === rma, r.notes, r.lines.length]), [
+        [true, "Two boxes", 2],
+        [false, null, 1]
+      ])
+      assert.match(listed[1].return_id, /^R\d{8}$/)
+      const ndjson = (yield* exported("ndjson")).trim().split("\n").map((line) => JSON.parse(line))
+      assert.deepStrictEqual(ndjson.filter((r) => r.order_id === orderId), [...listed])
+      const [header, ...rows] = (yield* exported("csv")).trim().split("\n")
+      assert.strictEqual(
+        header,
+        "return_id,order_id,customer_id,reason_code,notes,status,status_id,created_by,creation_datetime,lines.line," +
+          "lines.order_line,lines.sku_id,lines.qty_authorized,lines.qty_received,lines.qty_restocked," +
+          "lines.qty_quarantined,lines.qty_scrapped"
+      )
+      assert.strictEqual(rows.filter((row) => row.startsWith(`${rma},`)).length, 2)
     }))
 })

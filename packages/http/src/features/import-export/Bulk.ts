@@ -8,7 +8,8 @@
  * - skus: `PUT /skus/:id` with its `sku_id`: creates the SKU or replaces every writable field;
  * - customers, suppliers, carriers: `PUT /<kind>/:id` when the row has an `id`, else a create;
  * - orders, pre-advices: a create with its lines (`POST /orders`, `POST /preadvices`);
- * - stock: an adjustment (`POST /inventory/adjustments`).
+ * - stock: an adjustment (`POST /inventory/adjustments`);
+ * - returns: an authorization with its lines (`POST /returns`).
  *
  * An export streams the records of the scope out as GET shows them, a page at a time where the
  * list has pages; orders and stock are read as their lists are, whole.
@@ -24,6 +25,7 @@ import {
   Orders,
   Partners,
   PreAdvices,
+  Returns,
   Skus,
   TimeZone,
   type WarehouseError
@@ -126,6 +128,7 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
     const orders = yield* Orders
     const preAdvices = yield* PreAdvices
     const inventory = yield* Inventory
+    const returns = yield* Returns
     const timeZone = yield* TimeZone
 
     /** A create, or with an `id` a replace, of a record whose id is generated. */
@@ -164,7 +167,9 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
           (preAdvice) => preAdvices.createPreAdvice(actor, preAdvice)
         ),
       stock: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.stock.body, value), (adjustment) => inventory.adjust(actor, adjustment))
+        Effect.flatMap(decodeInput(shapes.stock.body, value), (adjustment) => inventory.adjust(actor, adjustment)),
+      returns: (actor, value) =>
+        Effect.flatMap(decodeInput(shapes.returns.body, value), (rma) => returns.createReturn(actor, rma))
     }
 
     const readers: { readonly [K in Kind]: (actor: Actor) => Stream.Stream<unknown, WarehouseError> } = {
@@ -181,7 +186,8 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
           Stream.mapEffect((item) => Effect.option(preAdvices.getPreAdvice(actor, item.pre_advice_id))),
           Stream.filterMap((found) => found)
         ),
-      stock: (actor) => Stream.flattenIterables(Stream.fromEffect(inventory.overview(actor)))
+      stock: (actor) => Stream.flattenIterables(Stream.fromEffect(inventory.overview(actor))),
+      returns: (actor) => paged((window) => returns.listReturns(actor, window))
     }
 
     /** Writes one record; the errors of its rows when it is not written. */
