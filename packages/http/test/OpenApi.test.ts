@@ -89,7 +89,8 @@ describe("the OpenAPI document", () => {
       "carriers",
       "orders",
       "preadvices",
-      "stock"
+      "stock",
+      "returns"
     ])
   })
 
