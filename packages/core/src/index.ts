@@ -139,6 +139,11 @@ export * from "./transfers/Transfer.js"
 export * from "./transfers/TransferRepository.js"
 export * from "./transfers/Transfers.js"
 
+export * from "./returns/Errors.js"
+export * from "./returns/Return.js"
+export * from "./returns/ReturnRepository.js"
+export * from "./returns/Returns.js"
+
 export * from "./picking/ControlCounts.js"
 export * from "./picking/Errors.js"
 export * from "./picking/HoldDeallocationLive.js"

@@ -8,9 +8,10 @@
  * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face,
  * no face replenished over its max and FEFO sources (`testing/Replenishment.ts`), and the freeze,
  * ledger and approval threshold of counts (`testing/Counts.ts`), and packing: packed within
- * picked, valid and unique SSCCs, nesting and ship by unit (`checkPacking`, `testing/Packing.ts`), and
+ * picked, valid and unique SSCCs, nesting and ship by unit (`checkPacking`, `testing/Packing.ts`),
  * holds: no allocation of held stock and a complete trace of a lot (`checkAllocationAvoidsHolds`,
- * `checkTrace`, `testing/Holds.ts`).
+ * `checkTrace`, `testing/Holds.ts`), and returns: authorized within shipped, received within
+ * authorized, their statuses and their ledger rows (`checkReturns`, `testing/Returns.ts`).
  *
  * The arbitraries are built with `fast-check` 3 (a peer dependency: the version effect 3 bundles,
  * so a suite that has effect has it): `import * as fc from "fast-check"`.
@@ -59,6 +60,7 @@ export * from "./testing/Holds.js"
 export * from "./testing/Packing.js"
 export * from "./testing/Play.js"
 export * from "./testing/Replenishment.js"
+export * from "./testing/Returns.js"
 export * from "./testing/ShortPicks.js"
 export * from "./testing/Snapshot.js"
 export * from "./testing/Stubs.js"

@@ -25,6 +25,7 @@ import {
   ReceiptPutawayLive,
   Receiving,
   Replenishment,
+  Returns,
   ShippingUnits,
   SiteSettingsService,
   SkuGroups,
@@ -61,12 +62,12 @@ export interface WarehouseOptions {
  * Every service of the warehouse, on the ports of a store; a service using another comes after it.
  * Orders delete an allocated order through the waves (`OrderAllocationsLive`), and the other ports
  * a lower feature declares for a higher one come from the higher one: a receipt's putaway from
- * movement, a putaway's pick faces from replenishment, a confirmation's in-flight stock and a short
- * pick's control count from the counts, and a hold's deallocation from picking.
+ * movement (a return's restock too), a putaway's pick faces from replenishment, a confirmation's
+ * in-flight stock and a short pick's control count from the counts, and a hold's deallocation from picking.
  */
 const services = Layer.mergeAll(Orders.Default).pipe(
   Layer.provide(OrderAllocationsLive),
-  Layer.provideMerge(Layer.mergeAll(Waves.Default, Receiving.Default)),
+  Layer.provideMerge(Layer.mergeAll(Waves.Default, Receiving.Default, Returns.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Administration.Default,
     Partners.Default,

@@ -191,7 +191,7 @@ describe("the wms command", () => {
         expectRun(kind, 1)
         assert.strictEqual(
           kind.stderr,
-          "Unknown kind widgets: the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock, holds\n"
+          "Unknown kind widgets: the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock, holds, returns\n"
         )
         expectRun(site, 1)
         assert.match(site.stderr, /^Invalid site nowhere: no site or client has that id/)

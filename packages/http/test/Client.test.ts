@@ -100,6 +100,15 @@ describe("the typed client", () => {
           yield* failure(wms.picking.ship({ path: { id: "SO-1" } })),
           ["OrderNothingPicked", { orderId: "SO-1" }, "Order with OrderID SO-1 has nothing picked"]
         )
+        const rma = { order_id: "SO-1", reason_code: "Damaged", lines: [{ order_line: 1, qty: 1 }] }
+        assert.deepStrictEqual(
+          yield* failure(wms.returns.createReturn({ payload: rma })),
+          ["OrderLineNotFound", { orderId: "SO-1", line: 1 }, "Line 1 of order SO-1 not found"]
+        )
+        assert.deepStrictEqual(
+          yield* failure(wms.returns.deleteReturn({ path: { id: "R9" } })),
+          ["ReturnNotFound", { returnId: "R9" }, "Return R9 not found"]
+        )
         assert.deepStrictEqual(
           yield* failure(
             wms.picking.confirm({ path: { id: 999 }, payload: { qty: null, reallocate: null, reason_code: null } })

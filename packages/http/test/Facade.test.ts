@@ -16,9 +16,11 @@ import {
   NotAPickFace,
   OrderExists,
   OrderNotFound,
+  OrderNotShipped,
   PackedExceedsPicked,
   PickFaceNotFound,
   PreAdviceNotTransfer,
+  ReturnNotFound,
   TransferSkuMissing,
   Unauthenticated,
   WaveNotFound
@@ -319,6 +321,26 @@ describe("the Promise facade's transfers", () => {
       ),
     { timeout: 60_000 }
   )
+})
+
+describe("the Promise facade's returns", () => {
+  it.effect("lists and reads returns, and rejects with the returns' errors", () =>
+    Effect.scoped(
+      Effect.gen(function*() {
+        const file = yield* freshSqliteFile
+        const wms = yield* Effect.promise(() => createWarehouse({ database: `sqlite:${file}`, worker: false }))
+        yield* Effect.addFinalizer(() => Effect.promise(() => wms.close()))
+        yield* Effect.promise(async () => {
+          await wms.skus.createSku({ sku_id: "BOLT", description: "Bolt" })
+          await wms.orders.createOrder({ order_id: "SO-1", lines: [{ sku_id: "BOLT", qty: 2 }] })
+          const rma = { order_id: "SO-1", reason_code: "Damaged", lines: [{ order_line: 1, qty: 1 }] }
+          assert.instanceOf(await rejection(wms.returns.createReturn(rma)), OrderNotShipped)
+          assert.instanceOf(await rejection(wms.returns.getReturn("R00000001")), ReturnNotFound)
+          assert.instanceOf(await rejection(wms.returns.closeReturn("R00000001")), ReturnNotFound)
+          assert.deepStrictEqual(await wms.returns.listReturns({ order_id: "SO-1" }), [])
+        })
+      }).pipe(Effect.orDie)
+    ), { timeout: 60_000 })
 })
 
 describe("createWarehouse", () => {

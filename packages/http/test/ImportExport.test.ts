@@ -357,7 +357,7 @@ for (const [label, server] of serverOnApiTestStores) {
       Effect.gen(function*() {
         const t = yield* makeTenants
         const api = yield* Api
-        const kinds = "the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock, holds"
+        const kinds = "the kinds are skus, customers, suppliers, carriers, orders, preadvices, stock, holds, returns"
         expectError(yield* importFile(t, t.p, "widgets", csv("a")), 404, `Unknown kind widgets: ${kinds}`)
         const unknownExport = yield* exportFile(t, t.p, "/export/widgets")
         assert.deepStrictEqual([unknownExport.status, JSON.parse(unknownExport.text)], [404, {

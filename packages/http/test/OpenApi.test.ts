@@ -34,7 +34,7 @@ describe("the OpenAPI document", () => {
       in: "header",
       name: "site"
     })
-    assert.strictEqual(operations.length, 136)
+    assert.strictEqual(operations.length, 142)
     for (const { operation, route } of operations) {
       const expected = withoutToken.includes(route) ? [] : tokenOnly.includes(route)
         ? [{ bearer: [] }]
@@ -70,7 +70,7 @@ describe("the OpenAPI document", () => {
       return route
     })
     assert.deepStrictEqual(counted, lists)
-    assert.strictEqual(lists.length, 31)
+    assert.strictEqual(lists.length, 32)
     assert.isTrue(lists.every((route) => route.startsWith("GET ")))
   })
 
@@ -89,7 +89,8 @@ describe("the OpenAPI document", () => {
       "carriers",
       "orders",
       "preadvices",
-      "stock"
+      "stock",
+      "returns"
     ])
   })
 

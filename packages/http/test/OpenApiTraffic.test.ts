@@ -283,6 +283,23 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("the OpenAPI docu
       yield* okCall("GET", "/shipping-units?order_id=SO-1&limit=1")
       yield* okCall("GET", "/orders/SO-1/packing-list")
       yield* okCall("POST", "/orders/SO-1/ship")
+      // Goods of the order come back: a return received and closed, another cancelled.
+      const rma = json(
+        yield* okCall("POST", "/returns", {
+          order_id: "SO-1",
+          reason_code: "Damaged",
+          lines: [{ order_line: 1, qty: 3 }]
+        })
+      ).return_id
+      yield* okCall("POST", `/returns/${rma}/receive`, {
+        lines: [{ line: 1, qty: 1, disposition: "Restock" }, { line: 1, qty: 1, disposition: "Scrap" }]
+      })
+      yield* okCall("GET", "/returns?order_id=SO-1&limit=1")
+      yield* okCall("GET", `/returns/${rma}`)
+      yield* okCall("POST", `/returns/${rma}/close`)
+      const lines = [{ order_line: 1, qty: 1 }]
+      yield* okCall("POST", "/returns", { return_id: "RMA-GONE", order_id: "SO-1", reason_code: "Refused", lines })
+      yield* okCall("DELETE", "/returns/RMA-GONE")
       yield* okCall("GET", `/inventory/lostandfound/${json(yield* okCall("GET", "/inventory/lostandfound"))[0].id}`)
 
       // A transfer to another site: shipped into the destination's pre-advice, listed in transit, closed short.

@@ -129,7 +129,7 @@ for (const [label, server] of servers) {
         assert.deepStrictEqual((yield* post({ event_type: "order_created", url: "https://x.nl/" })).body, {
           message:
             "Invalid field event_type: must be one of order_shipped, order_allocated, wave_started, preadvice_received, " +
-            "count_pending_approval, count_completed, order_backordered, hold_created, hold_released, transfer_shipped, transfer_received"
+            "count_pending_approval, count_completed, order_backordered, hold_created, hold_released, transfer_shipped, transfer_received, return_received"
         })
         for (const url of ["ftp://x.nl/", "/relative", "not a url", "mailto:a@b.nl", "http://"]) {
           const response = yield* post({ event_type: "order_shipped", url })

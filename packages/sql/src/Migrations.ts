@@ -648,6 +648,42 @@ const transfers = Effect.gen(function*() {
   yield* sql`CREATE INDEX preadvices_transfer ON preadvices (from_site, status_id)`
 })
 
+// Customer returns (spec §2): a return of one shipped order, its id unique on the site, its lines
+// one per returned order line entry, each with what it authorizes and what its receipts did with
+// the goods. `returns_order` finds the returns of an order (R2 sums them under the line's lock);
+// the generated ids come from the site's `return` counter.
+const returns = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE returns (
+    id ${serialPrimaryKey(sql)},
+    site_id TEXT NOT NULL REFERENCES sites (site_id),
+    client_id TEXT REFERENCES clients (client_id),
+    return_id TEXT NOT NULL,
+    order_ref INTEGER NOT NULL REFERENCES orders (id),
+    customer_id INTEGER,
+    reason_code TEXT NOT NULL,
+    notes TEXT,
+    status_id INTEGER NOT NULL CHECK (status_id IN (1, 2, 3, 20, 21)),
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    UNIQUE (site_id, return_id)
+  )`
+  yield* sql`CREATE INDEX returns_order ON returns (order_ref)`
+  yield* sql`CREATE INDEX returns_owner ON returns (site_id, client_id)`
+  yield* sql`CREATE TABLE return_lines (
+    return_ref INTEGER NOT NULL REFERENCES returns (id),
+    line INTEGER NOT NULL,
+    order_line INTEGER NOT NULL,
+    sku_id TEXT NOT NULL,
+    qty_authorized INTEGER NOT NULL CHECK (qty_authorized >= 0),
+    qty_restocked INTEGER NOT NULL DEFAULT 0,
+    qty_quarantined INTEGER NOT NULL DEFAULT 0,
+    qty_scrapped INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (return_ref, line),
+    CHECK (qty_restocked + qty_quarantined + qty_scrapped <= qty_authorized)
+  )`
+})
+
 /** Every migration of the store, by key. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
@@ -666,5 +702,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   // After 0120: the migrator runs only keys above the latest it ran, and each number once.
   "0140_shipping_units": shippingUnits,
   "0150_holds": holds,
-  "0160_transfers": transfers
+  "0160_transfers": transfers,
+  "0170_returns": returns
 }

@@ -20,6 +20,7 @@ import * as SqlPickFaceRepository from "./SqlPickFaceRepository.js"
 import * as SqlPickingRepository from "./SqlPickingRepository.js"
 import * as SqlPreAdviceRepository from "./SqlPreAdviceRepository.js"
 import * as SqlReceivingRepository from "./SqlReceivingRepository.js"
+import * as SqlReturnRepository from "./SqlReturnRepository.js"
 import * as SqlSettingRepository from "./SqlSettingRepository.js"
 import * as SqlShippingUnitRepository from "./SqlShippingUnitRepository.js"
 import * as SqlSiteRepository from "./SqlSiteRepository.js"
@@ -62,5 +63,6 @@ export const repositories = Layer.mergeAll(
   SqlPickFaceRepository.layer,
   SqlShippingUnitRepository.layer,
   SqlHoldRepository.layer,
-  SqlTransferRepository.layer
+  SqlTransferRepository.layer,
+  SqlReturnRepository.layer
 )

@@ -247,7 +247,9 @@ export class Holds extends Effect.Service<Holds>()("@wms/core/Holds", {
       createHold: create,
       releaseHold: release,
       getTrace: trace,
-      createRecall: recall
+      createRecall: recall,
+      /** Creates a hold in the caller's transaction (a quarantined return's). */
+      createHoldIn: createIn
     } as const
   })
 }) {}

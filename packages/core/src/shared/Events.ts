@@ -17,7 +17,8 @@ export const EventTypes = [
   "hold_created",
   "hold_released",
   "transfer_shipped",
-  "transfer_received"
+  "transfer_received",
+  "return_received"
 ] as const
 export type EventType = typeof EventTypes[number]
 

@@ -17,8 +17,9 @@ export interface ContentQuantities {
 /**
  * The kinds of ledger transaction (DECISIONS §5), then those of movement tasks: Task and Untask
  * reserve and release a source's stock, Putaway, Move and Replenish carry it to another content;
- * Count, a count's signed variance on a content; and Hold and Release, a hold beginning and ending
- * to cover a content, which change no quantity.
+ * Count, a count's signed variance on a content; Hold and Release, a hold beginning and ending
+ * to cover a content, which change no quantity; and Return, returned goods restocked or
+ * quarantined (spec §2 R3), entering like a receipt.
  */
 export const TransactionTypes = [
   "Receipt",
@@ -37,7 +38,8 @@ export const TransactionTypes = [
   "Hold",
   "Release",
   "TransferOut",
-  "TransferIn"
+  "TransferIn",
+  "Return"
 ] as const
 export type TransactionType = typeof TransactionTypes[number]
 
@@ -91,6 +93,7 @@ export const effectOf = (type: TransactionType, qty: number): ContentQuantities 
   switch (type) {
     case "Receipt":
     case "TransferIn":
+    case "Return":
     case "Adjustment":
     case "Count":
     case "Putaway":

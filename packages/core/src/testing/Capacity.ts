@@ -61,14 +61,14 @@ const exceeded = (location: LocationView, o: CountedOccupancy): ReadonlyArray<st
 ]
 
 /**
- * Locations where stock arrived as a fact rather than by a task: a receipt (of a transfer too), or an adjustment or a
+ * Locations where stock arrived as a fact rather than by a task: a receipt (of a transfer too) or a return, or an adjustment or a
  * count variance upwards. Such stock is never refused for room, so only these may be over capacity.
  */
 export const filledByFacts = (transactions: ReadonlyArray<LedgerRowView>): ReadonlySet<string> =>
   new Set(
     transactions
       .filter((t) =>
-        t.transaction_type === "Receipt" || t.transaction_type === "TransferIn" ||
+        t.transaction_type === "Receipt" || t.transaction_type === "TransferIn" || t.transaction_type === "Return" ||
         ((t.transaction_type === "Adjustment" || t.transaction_type === "Count") && t.qty > 0)
       )
       .map((t) => t.to_loc_id)

@@ -119,6 +119,7 @@ const stockChange = (t: TransactionView): number => {
   switch (t.transaction_type) {
     case "Receipt":
     case "TransferIn":
+    case "Return":
     case "Adjustment":
     case "Count":
       return t.qty
@@ -143,7 +144,7 @@ const stockChange = (t: TransactionView): number => {
 const isMovement = (type: TransactionType) => type === "Putaway" || type === "Move" || type === "Replenish"
 
 /**
- * Stock is conserved: for every SKU and client, the `qty` on hand is what receipts, adjustments
+ * Stock is conserved: for every SKU and client, the `qty` on hand is what receipts, returns, adjustments
  * and count variances brought less what picks and losses took; and every movement (Putaway, Move,
  * Replenish) names its source, which is of the same SKU and client (and expiry, when both are
  * listed), so movements net to zero.

@@ -43,7 +43,7 @@ export const usage = `Usage: wms <command>
       Sets a new password for the user, ending its sessions, and prints it once; with
       --password-stdin the first line of standard input is the password.
 
-Kinds: skus, customers, suppliers, carriers, orders, preadvices, stock, holds.
+Kinds: skus, customers, suppliers, carriers, orders, preadvices, stock, holds, returns.
 --site is a site or a client of a fulfillment site (default WMS_SITE, or main); the records are
 written and read as the system, an admin, or as the user --user names, with that user's rights.
 The database is WMS_DATABASE_URL (default sqlite:./data/wms.db), as for wms-server.`

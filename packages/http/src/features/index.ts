@@ -19,6 +19,7 @@ import { PickFacesApi, ReplenishmentApi } from "./pick-faces/PickFacesApi.js"
 import { PickingApi } from "./picking/PickingApi.js"
 import { PreAdvicesApi } from "./pre-advices/PreAdvicesApi.js"
 import { ReceivingApi } from "./receiving/ReceivingApi.js"
+import { ReturnsApi } from "./returns/ReturnsApi.js"
 import { ShippingUnitsApi } from "./shipping-units/ShippingUnitsApi.js"
 import { PickMethodsApi, SkuGroupsApi, SkusApi } from "./skus/SkusApi.js"
 import { SystemApi } from "./system/SystemApi.js"
@@ -61,6 +62,7 @@ export const features = [
   ),
   feature(HoldsApi, () => import("./holds/HoldsHandlers.js").then((_) => _.HoldsHandlers)),
   feature(TransfersApi, () => import("./transfers/TransfersHandlers.js").then((_) => _.TransfersHandlers)),
+  feature(ReturnsApi, () => import("./returns/ReturnsHandlers.js").then((_) => _.ReturnsHandlers)),
   feature(WebhooksApi, () => import("./webhooks/WebhooksHandlers.js").then((_) => _.WebhooksHandlers)),
   feature(ImportExportApi, () => import("./import-export/ImportExportHandlers.js").then((_) => _.ImportExportHandlers))
 ] as const

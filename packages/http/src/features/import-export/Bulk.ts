@@ -10,6 +10,7 @@
  * - orders, pre-advices: a create with its lines (`POST /orders`, `POST /preadvices`);
  * - stock: an adjustment (`POST /inventory/adjustments`);
  * - holds: a create (`POST /holds`); the export holds every hold, Active then Released.
+ * - returns: an authorization with its lines (`POST /returns`).
  *
  * An export streams the records of the scope out as GET shows them, a page at a time where the
  * list has pages; orders and stock are read as their lists are, whole.
@@ -26,6 +27,7 @@ import {
   Orders,
   Partners,
   PreAdvices,
+  Returns,
   Skus,
   TimeZone,
   type WarehouseError
@@ -129,6 +131,7 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
     const preAdvices = yield* PreAdvices
     const inventory = yield* Inventory
     const holds = yield* Holds
+    const returns = yield* Returns
     const timeZone = yield* TimeZone
 
     /** A create, or with an `id` a replace, of a record whose id is generated. */
@@ -169,7 +172,9 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
       stock: (actor, value) =>
         Effect.flatMap(decodeInput(shapes.stock.body, value), (adjustment) => inventory.adjust(actor, adjustment)),
       holds: (actor, value) =>
-        Effect.flatMap(decodeInput(shapes.holds.body, value), (hold) => holds.createHold(actor, hold))
+        Effect.flatMap(decodeInput(shapes.holds.body, value), (hold) => holds.createHold(actor, hold)),
+      returns: (actor, value) =>
+        Effect.flatMap(decodeInput(shapes.returns.body, value), (rma) => returns.createReturn(actor, rma))
     }
 
     const readers: { readonly [K in Kind]: (actor: Actor) => Stream.Stream<unknown, WarehouseError> } = {
@@ -191,7 +196,8 @@ export class Bulk extends Effect.Service<Bulk>()("@wms/http/Bulk", {
         Stream.concat(
           paged((window) => holds.listHolds(actor, { ...window, status_id: 24 })),
           paged((window) => holds.listHolds(actor, { ...window, status_id: 14 }))
-        )
+        ),
+      returns: (actor) => paged((window) => returns.listReturns(actor, window))
     }
 
     /** Writes one record; the errors of its rows when it is not written. */

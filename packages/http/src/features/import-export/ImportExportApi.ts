@@ -56,10 +56,10 @@ const documentExport = (operation: Json): Json => ({
 
 const rows = "A CSV has a header row naming the fields of the body that writes one record (as the JSON body " +
   "of that endpoint names them); a column the body does not have is ignored. A cell is read as its field's " +
-  "type: a number, `true` or `false`, or text; an empty cell leaves the field out. The rows of an order or a " +
-  "pre-advice are its lines, one row each, the header's fields repeated on each and the line's fields in " +
+  "type: a number, `true` or `false`, or text; an empty cell leaves the field out. The rows of an order, a " +
+  "pre-advice or a return are its lines, one row each, the header's fields repeated on each and the line's fields in " +
   "`lines.<field>` columns (`lines.sku_id`, `lines.qty`, `lines.line`, …): consecutive rows with the same " +
-  "`order_id` (`pre_advice_id`) are one record, its header fields taken from its first row, and a row whose " +
+  "`order_id` (`pre_advice_id`, `return_id`) are one record, its header fields taken from its first row, and a row whose " +
   "`lines.` cells are all empty adds no line. An NDJSON line is one JSON body, as the single-record endpoint " +
   "takes it (an order with its `lines` array); blank lines are skipped."
 
@@ -67,7 +67,10 @@ const what = "What a record does, as the endpoint that writes one: `skus` `PUT /
   "(creates the SKU or replaces every writable field); `customers`, `suppliers`, `carriers` `PUT /<kind>/:id` " +
   "when the row has an `id`, else a create; `orders`, `preadvices` a create with its lines; `stock` " +
   "`POST /inventory/adjustments` (`content_id`, or `sku_id`, `loc_id`, `tag_id`, `expiry_date`; `qty`; `notes`); " +
-  "`holds` `POST /holds`."
+  "`holds` `POST /holds`; " +
+  "`returns` `POST /returns`, an authorization with its lines (`lines.order_line`, `lines.qty`; receipts are " +
+  "not imported). In a CSV the rows of one return share its `return_id`: a return to be given a generated " +
+  "id is written as NDJSON, or as one CSV row."
 
 export class ImportExportApi extends HttpApiGroup.make("bulk")
   .add(
@@ -106,20 +109,22 @@ export class ImportExportApi extends HttpApiGroup.make("bulk")
         OpenApi.Description,
         "The records of the scope, streamed, as GET shows them: a SKU as `GET /skus/:id`, customers, " +
           "suppliers and carriers as their lists, an order with its lines as `GET /orders/:id`, a pre-advice " +
-          "as `GET /preadvices/:id`, stock as `GET /inventory/overview`, holds as `GET /holds/:id` (every hold, Active then Released). `format=csv` or `format=ndjson`; " +
+          "as `GET /preadvices/:id`, stock as `GET /inventory/overview`, holds as `GET /holds/:id` (every hold, Active then Released), a return as `GET /returns/:id` (every " +
+          "status, with its lines' authorized, received and disposed-of quantities). `format=csv` or `format=ndjson`; " +
           "without it the first of `text/csv` and `application/x-ndjson` that `Accept` names, else CSV. A CSV " +
           "has a header row; a nested object's fields are columns `<field>.<field>` (`customer.id`), an empty " +
           "cell is null, and an order or pre-advice has a row per line (`lines.<field>` columns) with its " +
           "header's fields repeated, or one row with empty line cells when it has no lines. An NDJSON line is " +
           "one record's JSON. The CSV of a kind can be imported again: columns the import does not take are " +
-          "ignored (an order's `customer.id` is shown, `customer_id` is imported)."
+          "ignored (an order's `customer.id` is shown, `customer_id` is imported; a return's lines show " +
+          "`lines.qty_authorized`, an import takes `lines.qty`)."
       )
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Import and export")
   .annotate(
     OpenApi.Description,
-    "Extension. Master data, orders, pre-advices, stock and holds in bulk, as CSV or NDJSON, in the scope of the " +
+    "Extension. Master data, orders, pre-advices, stock, holds and returns in bulk, as CSV or NDJSON, in the scope of the " +
       "`site` header and with the rights of the caller, as the single-record endpoints."
   )
 {}

@@ -1,7 +1,7 @@
 /**
  * What bulk import and export move, for each kind of record: the body one row is written with (the
  * body of the endpoint that writes one such record), the record as a GET shows it, and for orders
- * and pre-advices the field whose value groups the CSV rows of one record, one row per line. The
+ * pre-advices and returns the field whose value groups the CSV rows of one record, one row per line. The
  * CSV columns are read off these schemas, so that they cannot drift from the API's own fields.
  */
 import {
@@ -12,18 +12,30 @@ import {
   NewHold,
   NewOrder,
   NewPreAdvice,
+  NewReturn,
   NewSku,
   Order,
   Partner,
   PartnerInput,
   PreAdvice,
   RecordId,
+  Return,
   Sku
 } from "@wms/core"
 import { Schema, SchemaAST as AST } from "effect"
 import { OverviewRecord } from "../inventory/InventoryApi.js"
 
-export const kinds = ["skus", "customers", "suppliers", "carriers", "orders", "preadvices", "stock", "holds"] as const
+export const kinds = [
+  "skus",
+  "customers",
+  "suppliers",
+  "carriers",
+  "orders",
+  "preadvices",
+  "stock",
+  "holds",
+  "returns"
+] as const
 export type Kind = (typeof kinds)[number]
 
 export const isKind = (name: string): name is Kind => (kinds as ReadonlyArray<string>).includes(name)
@@ -74,7 +86,8 @@ export const shapes = {
   orders: { body: NewOrder, record: Order, groupedBy: "order_id" },
   preadvices: { body: NewPreAdvice, record: PreAdvice, groupedBy: "pre_advice_id" },
   stock: { body: AdjustmentRequest, record: OverviewRecord },
-  holds: { body: NewHold, record: Hold }
+  holds: { body: NewHold, record: Hold },
+  returns: { body: NewReturn, record: Return, groupedBy: "return_id" }
 } as const satisfies { readonly [K in Kind]: Shape }
 
 /** How a CSV cell becomes the JSON value of its field: a number, true or false, or the text itself. */

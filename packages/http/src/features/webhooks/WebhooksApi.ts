@@ -14,7 +14,7 @@ const IdPath = Schema.Struct({ id: RecordIdFromPath })
 const notFound = "Missing in the scope: 404 `Webhook niet gevonden`; a non-integer id: 400."
 
 const fields = "`event_type` (required) is one of `order_shipped`, `order_allocated`, `wave_started`, " +
-  "`preadvice_received`, `count_pending_approval`, `count_completed`, `order_backordered`, `hold_created`, `hold_released`, `transfer_shipped`, `transfer_received` (another value: 400 `Invalid field event_type: must be one of …`); `url` (required) is an " +
+  "`preadvice_received`, `count_pending_approval`, `count_completed`, `order_backordered`, `hold_created`, `hold_released`, `transfer_shipped`, `transfer_received`, `return_received` (another value: 400 `Invalid field event_type: must be one of …`); `url` (required) is an " +
   "absolute http(s) URL (otherwise 400 `Invalid field url: must be an absolute http(s) URL`); `secret` is optional " +
   "(absent, null or empty: none); `enabled` defaults to true."
 
