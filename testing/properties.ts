@@ -11,3 +11,9 @@ export const propertyRuns = (ciRuns: number) => Math.max(1, Math.round(ciRuns * 
 
 /** How long a multi-process storm lasts: `ciMillis` in `npm test`, scaled by `WMS_PROPERTY_SCALE`. */
 export const stormDuration = (ciMillis: number) => Math.round(ciMillis * scale)
+
+/**
+ * The timeout of a test sized by the scale: `ciMillis` in `npm test`, longer for a longer search,
+ * never shorter. Leave room for a loaded machine: a timeout catches a hang, not slowness.
+ */
+export const scaledTimeout = (ciMillis: number) => Math.round(ciMillis * Math.max(1, scale))

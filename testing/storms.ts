@@ -138,7 +138,21 @@ export const startStorm = (
     }
     /** The seed and the tally, to name a failing run. */
     const summary = () => `seed ${seed}; ${JSON.stringify(Object.fromEntries(tally))}`
-    return { servers, first, next, pick, request, record, tally, unexpected, summary }
+    /**
+     * Whether a client of the storm goes on to its action `n` (counted from 0): up to `actions`,
+     * ended early by the storm's duration, `millis` from now, only once every answer in `needed`
+     * (e.g. `"start 200"`) was tallied. On a loaded machine a storm thus still makes the races its
+     * test asserts it made, instead of running out of time before them.
+     */
+    const lasting = (
+      options: { readonly actions: number; readonly millis: number; readonly needed: ReadonlyArray<string> }
+    ) => {
+      const deadline = Date.now() + options.millis
+      return (n: number) =>
+        n < options.actions &&
+        (Date.now() < deadline || options.needed.some((answer) => (tally.get(answer) ?? 0) === 0))
+    }
+    return { servers, first, next, pick, request, record, tally, unexpected, summary, lasting }
   })
 
 /** A started storm. */

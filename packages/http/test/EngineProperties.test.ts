@@ -24,7 +24,7 @@ import { Warehouse } from "@wms/http"
 import { Clock, Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import { onBothStores } from "../../../testing/databases.js"
-import { propertyRuns } from "../../../testing/properties.js"
+import { propertyRuns, scaledTimeout } from "../../../testing/properties.js"
 
 // The services on each store, on the real clock: expiry is judged against today.
 const stores = onBothStores((db) =>
@@ -34,6 +34,9 @@ const stores = onBothStores((db) =>
 )
 
 let run = 0
+
+// A property's runs took 50 s on PostgreSQL on a loaded machine (load 15), near vitest's default of 60.
+const propertyTimeout = scaledTimeout(240_000)
 
 // A pick face and its reserve: P-01, and S-01 holding 8 expiring in 5 days and 6 in 20; counts
 // over 2 units off wait for approval.
@@ -143,7 +146,7 @@ for (const [label, services] of stores) {
         "keeps the stock rule, claims, tasks, the replay, conservation, capacity and FEFO through any sequence",
         [arbWarehouse(), arbOps({ minLength: 10, maxLength: 25 })],
         holdsThroughout("prop"),
-        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 40 : 15) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 40 : 15) } }
       )
 
       it.effect.prop(
@@ -153,7 +156,7 @@ for (const [label, services] of stores) {
         // keeps in, and after every operation the stock rule, claims, tasks and the replay of
         // qty, qty_allocated and qty_tasked_from.
         holdsThroughout("waves"),
-        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
       )
 
       it.effect("plays every kind of operation through to its end", () =>
@@ -258,7 +261,7 @@ for (const [label, services] of stores) {
         // play checks over every operation what replenishment opened and what counts did,
         // besides the invariants of stock, tasks, the replay, conservation and capacity.
         holdsThroughout("faces"),
-        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 30 : 10) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 30 : 10) } }
       )
 
       it.effect.prop(
@@ -267,7 +270,7 @@ for (const [label, services] of stores) {
         // play checks the demand of every line after each operation, and over each short pick
         // that its claims follow FEFO and that it changed stock only by its loss.
         holdsThroughout("short"),
-        { fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
       )
 
       it.effect("plays a short pick that re-allocates what it can and backorders the rest through to the backorder", () =>

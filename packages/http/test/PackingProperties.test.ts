@@ -11,6 +11,7 @@ import { Effect, Layer, Runtime } from "effect"
 import fc from "fast-check"
 import { freshSqliteFile } from "../../../testing/databases.js"
 import { insertSku } from "../../../testing/fixtures.js"
+import { propertyRuns } from "../../../testing/properties.js"
 import { testServer } from "../../../testing/server.js"
 import { expectStatus, unique } from "../../../testing/world.js"
 import { addStock, type Request, session, startedWave } from "./PickingWorld.js"
@@ -102,7 +103,7 @@ layer(server, { timeout: 120_000 })("packing properties on sqlite", (it) => {
               Effect.map(play(request, gate, operations), (violations) =>
                 assert.deepStrictEqual(violations, []))
             )),
-          { numRuns: 12 }
+          { numRuns: propertyRuns(12) }
         )
       )
       expectStatus(

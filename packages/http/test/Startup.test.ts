@@ -16,7 +16,8 @@ const freshDirectory = Effect.acquireRelease(
  * polled from the moment the process starts, strictly: an accepted connection must be answered.
  */
 const start = (cwd: string, env: Record<string, string>) =>
-  startProcess({ cwd, env, health: { strict: true, timeoutMillis: 30_000 } })
+  // 90 s: a first start hashes the generated password at the default cost, slow on a loaded machine.
+  startProcess({ cwd, env, health: { strict: true, timeoutMillis: 90_000 } })
 
 const generatedPassword = (output: string) => {
   const lines = output.split("\n").filter((line) => line.includes("password"))

@@ -86,5 +86,6 @@ it.live(
       Effect.flatMap(freshSqliteFile, (file) => crashAndRecover("sqlite", `sqlite:${file}`)),
       Effect.flatMap(freshPgDatabase, (url) => crashAndRecover("postgres", url))
     ], { concurrency: "unbounded" }).pipe(Effect.scoped),
-  { timeout: 120_000 }
+  // Three server starts per store and a retry's back-off: 124 s on a loaded machine (load 17).
+  { timeout: 240_000 }
 )
