@@ -70,7 +70,7 @@ describe("the OpenAPI document", () => {
       return route
     })
     assert.deepStrictEqual(counted, lists)
-    assert.strictEqual(lists.length, 32)
+    assert.strictEqual(lists.length, 33)
     assert.isTrue(lists.every((route) => route.startsWith("GET ")))
   })
 
@@ -90,6 +90,7 @@ describe("the OpenAPI document", () => {
       "orders",
       "preadvices",
       "stock",
+      "holds",
       "returns"
     ])
   })
