@@ -201,27 +201,44 @@ interface NdjsonLine {
   readonly row: number
 }
 
+/** A line over `maxRowBytes`: where the file stops, after the lines before it. */
+interface TooLong {
+  readonly tooLong: number
+}
+
 /** The NDJSON lines of a file, each with its line number; a line over `maxRowBytes` stops the file. */
 const ndjsonLines = (source: Readable): Stream.Stream<NdjsonLine, Unreadable> =>
   Stream.suspend(() => {
     let lineNumber = 0
     let pending = ""
     const decoder = new TextDecoder()
-    const lines = (text: string, last: boolean): Effect.Effect<Chunk.Chunk<NdjsonLine>, Unreadable> => {
+    // A chunk of the file may hold whole lines of any length, and the unfinished last one grows
+    // across chunks: both are checked, and a long one ends the chunk's lines after those before it.
+    const lines = (text: string, last: boolean): Chunk.Chunk<NdjsonLine | TooLong> => {
       const parts = (pending + text).split("\n")
       pending = last ? "" : parts.pop()!
-      if (pending.length > maxRowBytes) {
-        return Effect.fail(new Unreadable({ row: lineNumber + parts.length + 1, reason: "Row is larger than 1 MiB" }))
+      const pieces: Array<NdjsonLine | TooLong> = []
+      for (const part of parts) {
+        lineNumber++
+        if (part.length > maxRowBytes) return Chunk.fromIterable([...pieces, { tooLong: lineNumber }])
+        pieces.push({ text: part, row: lineNumber })
       }
-      return Effect.succeed(Chunk.fromIterable(parts.map((text) => ({ text, row: ++lineNumber }))))
+      if (pending.length > maxRowBytes) pieces.push({ tooLong: lineNumber + 1 })
+      return Chunk.fromIterable(pieces)
     }
     const bytes = Stream.fromAsyncIterable(
       source as AsyncIterable<Uint8Array>,
       (cause) => new Unreadable({ row: lineNumber + 1, reason: `The file could not be read: ${reasonOf(cause)}` })
     )
     return Stream.concat(
-      Stream.mapConcatChunkEffect(bytes, (chunk) => lines(decoder.decode(chunk, { stream: true }), false)),
-      Stream.flattenChunks(Stream.fromEffect(Effect.suspend(() => lines(decoder.decode(), true))))
+      Stream.mapConcatChunk(bytes, (chunk) => lines(decoder.decode(chunk, { stream: true }), false)),
+      Stream.suspend(() => Stream.fromChunk(lines(decoder.decode(), true)))
+    ).pipe(
+      Stream.mapEffect((piece) =>
+        "tooLong" in piece
+          ? Effect.fail(new Unreadable({ row: piece.tooLong, reason: "Row is larger than 1 MiB" }))
+          : Effect.succeed(piece)
+      )
     )
   })
 
