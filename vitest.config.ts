@@ -37,13 +37,9 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     globalSetup: ["testing/globalSetup.ts"],
-    setupFiles: ["testing/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // A worker's files share their modules: the engine's sources load once per worker instead of
-    // once per file, which took most of the run. `testing/setup.ts` undoes what a file leaves.
-    isolate: false,
     // The suites wait on databases and server processes far more than on the CPU: three at a
     // time keep both cores busy (vitest's default on two cores is one).
     maxWorkers: 3,
