@@ -11,6 +11,9 @@ const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/i
  */
 const longest = /\/(Fuzz|Cli|EngineProperties|\w+Concurrency|WebhooksCrash|Startup|Lifecycle|Observability)\.test\.ts$/
 
+/** The files that run in workers of their own. */
+const isolated = "packages/http/test/OldNode.test.ts"
+
 class LongestFirst extends BaseSequencer {
   override async sort(files: Array<TestSpecification>) {
     const sorted = await super.sort(files)
@@ -35,7 +38,6 @@ export default defineConfig({
     ]
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     globalSetup: ["testing/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -44,6 +46,24 @@ export default defineConfig({
     // time keep both cores busy (vitest's default on two cores is one).
     maxWorkers: 3,
     minWorkers: 1,
-    sequence: { sequencer: LongestFirst }
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: ["packages/*/test/**/*.test.ts"],
+          exclude: [isolated],
+          // A worker's files share their modules: the engine's sources load once per worker
+          // instead of once per file, which took most of the run. `testing/setup.ts` undoes what a
+          // file leaves.
+          isolate: false,
+          setupFiles: ["testing/setup.ts"]
+        }
+      },
+      // The examples embed the engine as an application would, and OldNode installs and runs
+      // another Node: sharing a worker with them ended whole runs with `Terminating worker thread`.
+      { extends: true, test: { name: "isolated", include: ["examples/**/*.test.ts", isolated] } }
+    ]
   }
 })
