@@ -1,8 +1,8 @@
 /**
  * The rules of holds (spec §1) on stubbed ports: the checks of a new hold's scope before any read
  * (400 before 404), the order of a creation (the work `deallocate` cancels, then the holds lock,
- * then the contents), its `Hold` rows and `hold_created` event, and a release's `Release` rows,
- * its guard and its event.
+ * then the contents), its `Hold` rows and `hold_created` event, a release's `Release` rows, its
+ * guard and its event, and a trace read from every kind of ledger row that brings a lot in or sends it out.
  */
 import { assert, describe, it } from "@effect/vitest"
 import {
@@ -11,6 +11,7 @@ import {
   HoldRepository,
   Holds,
   InventoryRepository,
+  type LotMovement,
   type NewHold,
   type NewLedgerEntry,
   SiteId,
@@ -208,5 +209,107 @@ describe("Holds", () => {
         yield* failure(withHolds(new CallLog(), (holds) => holds.releaseHold(siteActor, 8, { notes: null }))),
         ["HoldNotFound", "Hold 8 not found"]
       )
+    }))
+
+  it.effect("a trace names each received row's source and each shipped row's customer or site, from the ledger rows", () =>
+    Effect.gen(function*() {
+      const movement = (fields: Partial<LotMovement> & Pick<LotMovement, "transaction_type">): LotMovement => ({
+        created_at: "2030-04-30T23:30:00.000Z",
+        content_id: 22,
+        qty: 1,
+        order_id: null,
+        line_id: null,
+        notes: null,
+        customer_id: null,
+        to_site: null,
+        ...fields
+      })
+      const lotHistory = () =>
+        Effect.succeed({
+          movements: [
+            movement({ transaction_type: "Receipt", qty: 10, line_id: 1, notes: "PreAdvice PA 1" }),
+            movement({
+              transaction_type: "TransferIn",
+              content_id: 23,
+              qty: 4,
+              order_id: "T-9",
+              line_id: 1,
+              notes: "Transfer T-9"
+            }),
+            movement({ transaction_type: "Shipment", qty: 3, order_id: "SO-1", line_id: 2, customer_id: 5 }),
+            movement({
+              transaction_type: "TransferOut",
+              qty: 2,
+              order_id: "T-2",
+              line_id: 1,
+              notes: "Transfer T-2",
+              to_site: "north"
+            }),
+            movement({
+              transaction_type: "Return",
+              content_id: 24,
+              qty: 1,
+              order_id: "SO-1",
+              line_id: 2,
+              notes: "Return RMA line 7 line 1"
+            })
+          ],
+          contents: [{ ...content({ qty: 5, qty_allocated: 0 }), held: true }]
+        })
+      const { result } = yield* withHolds(
+        new CallLog(),
+        (holds) => holds.getTrace(siteActor, { sku_id: "A", tag_id: "LOT-1" }),
+        { holds: { lotHistory } }
+      )
+      assert.deepStrictEqual(result.received, [
+        {
+          date: "2030-04-30",
+          transaction_type: "Receipt",
+          pre_advice_id: "PA 1",
+          return_id: null,
+          order_id: null,
+          qty: 10,
+          content_id: 22
+        },
+        {
+          date: "2030-04-30",
+          transaction_type: "TransferIn",
+          pre_advice_id: null,
+          return_id: null,
+          order_id: "T-9",
+          qty: 4,
+          content_id: 23
+        },
+        {
+          date: "2030-04-30",
+          transaction_type: "Return",
+          pre_advice_id: null,
+          return_id: "RMA line 7",
+          order_id: "SO-1",
+          qty: 1,
+          content_id: 24
+        }
+      ])
+      assert.deepStrictEqual(result.shipped, [
+        {
+          date: "2030-04-30",
+          transaction_type: "Shipment",
+          order_id: "SO-1",
+          customer_id: 5,
+          to_site: null,
+          line: 2,
+          qty: 3
+        },
+        {
+          date: "2030-04-30",
+          transaction_type: "TransferOut",
+          order_id: "T-2",
+          customer_id: null,
+          to_site: "north",
+          line: 1,
+          qty: 2
+        }
+      ])
+      assert.deepStrictEqual(result.on_hand, [{ content_id: 22, loc_id: "L-22", qty: 5, qty_allocated: 0, held: true }])
     }))
 })

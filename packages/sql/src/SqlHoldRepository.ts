@@ -12,7 +12,9 @@ import {
   type HoldStatusId,
   type LotMovement,
   type StoredHold,
-  type StoredMovementTask
+  type StoredMovementTask,
+  TraceReceivedTypes,
+  TraceShippedTypes
 } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
 import { holdCovers, isHeld, lockClause, lockHolds, visibleIn, windowClause } from "./Fragments.js"
@@ -124,11 +126,14 @@ export const layer = Layer.effect(
             ...(lot.expiry_date === null ? [] : [sql`c.expiry_date = ${lot.expiry_date}`])
           ])
           // The lot's expiry date is its contents': the ledger rows are found through them.
+          // A return names the order it came back from: the customer and site are read for rows going out only.
           const movements = yield* sql<LotMovement>`SELECT t.transaction_type, t.created_at, t.content_id, t.qty,
-              t.order_id, t.line_id, t.notes, o.customer_id
+              t.order_id, t.line_id, t.notes, o.customer_id, o.to_site
             FROM inventory_transactions t JOIN contents c ON c.content_id = t.content_id
-            LEFT JOIN orders o ON t.transaction_type = 'Shipment' AND o.site_id = t.site_id AND o.order_id = t.order_id
-            WHERE ${ofLot} AND t.transaction_type IN ('Receipt', 'Shipment') ORDER BY t.id`
+            LEFT JOIN orders o ON t.transaction_type IN ${sql.in(TraceShippedTypes)}
+              AND o.site_id = t.site_id AND o.order_id = t.order_id
+            WHERE ${ofLot} AND t.transaction_type IN ${sql.in([...TraceReceivedTypes, ...TraceShippedTypes])}
+            ORDER BY t.id`
           const contents = yield* sql<Content & { held: number | boolean }>`SELECT c.*,
               CASE WHEN ${isHeld(sql, "c")} THEN 1 ELSE 0 END AS held
             FROM contents c WHERE ${ofLot} AND c.qty > 0 ORDER BY c.content_id`

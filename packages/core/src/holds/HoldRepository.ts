@@ -9,19 +9,24 @@ import type { ListWindow } from "../shared/Window.js"
 import type { Content } from "../stock/InventoryRepository.js"
 import type { HoldScope, HoldStatusId } from "./Hold.js"
 import type { OpenWork } from "./HoldDeallocation.js"
-import type { Lot } from "./Trace.js"
+import type { Lot, TraceReceivedType, TraceShippedType } from "./Trace.js"
 
-/** A ledger row of a lot's history that a trace shows: what came in and what shipped. */
+/**
+ * A ledger row of a lot's history that a trace shows: what came in (`Receipt`, `Return`,
+ * `TransferIn`) and what went out (`Shipment`, `TransferOut`), as the ledger wrote it.
+ */
 export interface LotMovement {
-  readonly transaction_type: "Receipt" | "Shipment"
+  readonly transaction_type: TraceReceivedType | TraceShippedType
   readonly created_at: string
   readonly content_id: number
   readonly qty: number
   readonly order_id: string | null
   readonly line_id: number | null
   readonly notes: string | null
-  /** The customer of the order a shipment served; null for a receipt, or an order without one. */
+  /** The customer of the order a row going out served; null for a row coming in, or an order without one. */
   readonly customer_id: number | null
+  /** The site a `TransferOut`'s order went to; null on every other row. */
+  readonly to_site: string | null
 }
 
 /** A hold as the store keeps it, with what it covers now; instants are UTC ISO text. */
@@ -78,7 +83,8 @@ export class HoldRepository extends Context.Tag("@wms/core/HoldRepository")<Hold
    */
   readonly openWork: (siteId: string, on: HoldScope | ReadonlyArray<number>) => Effect.Effect<OpenWork>
   /**
-   * A lot's history in the scope: its `Receipt` and `Shipment` rows by id, and its contents that
+   * A lot's history in the scope: its `Receipt`, `Return`, `TransferIn`, `Shipment` and
+   * `TransferOut` rows by id (of every content, empty or not), and its contents that
    * hold stock now, by id, each with whether an Active hold covers it.
    */
   readonly lotHistory: (scope: Scope, lot: Lot) => Effect.Effect<{

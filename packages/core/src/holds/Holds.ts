@@ -22,8 +22,8 @@ import * as Ledger from "../stock/Ledger.js"
 import { HoldNotFound, HoldWrongState } from "./Errors.js"
 import type { Hold, HoldQuery, NewHold, ReleaseHold } from "./Hold.js"
 import { HoldDeallocation } from "./HoldDeallocation.js"
-import { HoldRepository, type StoredHold } from "./HoldRepository.js"
-import type { Lot, NewRecall, Recall, Trace, TraceQuery } from "./Trace.js"
+import { HoldRepository, type LotMovement, type StoredHold } from "./HoldRepository.js"
+import type { Lot, NewRecall, Recall, Trace, TraceQuery, TraceReceivedType } from "./Trace.js"
 
 /** A hold as the API shows it. */
 export const toHold = (row: StoredHold, timeZone: string): Hold => ({
@@ -46,6 +46,29 @@ export const toHold = (row: StoredHold, timeZone: string): Hold => ({
   release_notes: row.release_notes,
   qty_covered: row.qty_covered
 })
+
+/**
+ * Where a received row of a trace came from, read from its ledger row as receiving wrote it: a
+ * `Receipt`'s notes `PreAdvice <id>`, a `Return`'s `Return <id> line <n>` and the order it came
+ * back from, a `TransferIn`'s transfer order.
+ */
+const receivedFrom = (
+  type: TraceReceivedType,
+  row: Pick<LotMovement, "notes" | "order_id">
+): Pick<Trace["received"][number], "pre_advice_id" | "return_id" | "order_id"> => {
+  switch (type) {
+    case "Receipt":
+      return { pre_advice_id: row.notes?.match(/^PreAdvice (.+)$/)?.[1] ?? null, return_id: null, order_id: null }
+    case "Return":
+      return {
+        pre_advice_id: null,
+        return_id: row.notes?.match(/^Return (.+) line \d+$/)?.[1] ?? null,
+        order_id: row.order_id
+      }
+    case "TransferIn":
+      return { pre_advice_id: null, return_id: null, order_id: row.order_id }
+  }
+}
 
 /**
  * The scope of a new hold, checked before any read (400 before 404): at least one of `content_id`,
@@ -198,12 +221,18 @@ export class Holds extends Effect.Service<Holds>()("@wms/core/Holds", {
       const timeZone = yield* TimeZone
       const { contents, movements } = yield* holds.lotHistory(actor.scope, lot)
       return {
-        received: movements.filter((row) => row.transaction_type === "Receipt").map((row) => ({
-          date: formatDate(row.created_at, timeZone),
-          pre_advice_id: row.notes !== null && row.notes.startsWith("PreAdvice ") ? row.notes.slice(10) : null,
-          qty: row.qty,
-          content_id: row.content_id
-        })),
+        received: movements.flatMap((row) =>
+          row.transaction_type === "Receipt" || row.transaction_type === "Return" ||
+            row.transaction_type === "TransferIn"
+            ? [{
+              date: formatDate(row.created_at, timeZone),
+              transaction_type: row.transaction_type,
+              ...receivedFrom(row.transaction_type, row),
+              qty: row.qty,
+              content_id: row.content_id
+            }]
+            : []
+        ),
         on_hand: contents.map((content) => ({
           content_id: content.content_id,
           loc_id: content.loc_id,
@@ -211,13 +240,19 @@ export class Holds extends Effect.Service<Holds>()("@wms/core/Holds", {
           qty_allocated: content.qty_allocated,
           held: content.held
         })),
-        shipped: movements.filter((row) => row.transaction_type === "Shipment").map((row) => ({
-          date: formatDate(row.created_at, timeZone),
-          order_id: row.order_id ?? "",
-          customer_id: row.customer_id,
-          line: row.line_id,
-          qty: row.qty
-        }))
+        shipped: movements.flatMap((row) =>
+          row.transaction_type === "Shipment" || row.transaction_type === "TransferOut"
+            ? [{
+              date: formatDate(row.created_at, timeZone),
+              transaction_type: row.transaction_type,
+              order_id: row.order_id ?? "",
+              customer_id: row.customer_id,
+              to_site: row.to_site,
+              line: row.line_id,
+              qty: row.qty
+            }]
+            : []
+        )
       } satisfies Trace
     })
 

@@ -22,12 +22,29 @@ export const TraceQuery = Schema.Struct({
 })
 export type TraceQuery = typeof TraceQuery.Type
 
-/** A trace as `GET /trace` answers it. */
+/** The ledger rows that bring a lot's stock in: a pre-advice's receipt, a customer return, a transfer's receipt. */
+export const TraceReceivedTypes = ["Receipt", "Return", "TransferIn"] as const
+export type TraceReceivedType = typeof TraceReceivedTypes[number]
+
+/** The ledger rows that send a lot's stock out: a customer shipment, a transfer's shipment. */
+export const TraceShippedTypes = ["Shipment", "TransferOut"] as const
+export type TraceShippedType = typeof TraceShippedTypes[number]
+
+/**
+ * A trace as `GET /trace` answers it. A received row names its source by its type: a `Receipt`
+ * its pre-advice, a `Return` its return and the order it came back from, a `TransferIn` its
+ * transfer order (the ledger row names the order, not the sending site, so not the `TR-` pre-advice).
+ */
 export const Trace = Schema.Struct({
   received: Schema.Array(Schema.Struct({
     date: Schema.String,
-    /** The pre-advice a `Receipt` received (null for a return or a transfer, which name theirs). */
+    transaction_type: Schema.Literal(...TraceReceivedTypes),
+    /** The pre-advice a `Receipt` received; null for a return or a transfer. */
     pre_advice_id: Schema.NullOr(Schema.String),
+    /** The return a `Return` received; null otherwise. */
+    return_id: Schema.NullOr(Schema.String),
+    /** The transfer order a `TransferIn` received, or the order a `Return` came back from; null for a `Receipt`. */
+    order_id: Schema.NullOr(Schema.String),
     qty: Schema.Number,
     content_id: Schema.Number
   })),
@@ -40,8 +57,13 @@ export const Trace = Schema.Struct({
   })),
   shipped: Schema.Array(Schema.Struct({
     date: Schema.String,
+    transaction_type: Schema.Literal(...TraceShippedTypes),
+    /** The order shipped: a customer's, or a transfer to another site. */
     order_id: Schema.String,
+    /** The customer of a `Shipment`'s order; null for a transfer, or an order without one. */
     customer_id: Schema.NullOr(Schema.Number),
+    /** The site a `TransferOut` went to; null for a `Shipment`. */
+    to_site: Schema.NullOr(Schema.String),
     line: Schema.NullOr(Schema.Number),
     qty: Schema.Number
   }))

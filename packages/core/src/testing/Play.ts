@@ -7,6 +7,7 @@ import { decodeInput } from "../admin/Embedding.js"
 import { SiteSettingsService } from "../admin/SiteSettingsService.js"
 import { ApproveCountRequest, type CountRecord, NewCountRequest, RecordCountRequest } from "../counts/Count.js"
 import { Counts } from "../counts/Counts.js"
+import { Holds } from "../holds/Holds.js"
 import { LocationUpdate, NewLocation } from "../locations/Location.js"
 import { Locations } from "../locations/Locations.js"
 import { NewSku } from "../masterdata/Sku.js"
@@ -35,6 +36,7 @@ import { Waves } from "../waves/Waves.js"
 import { type CountedLine, type Op, unmanagedLocations, type WarehouseState } from "./Arbitraries.js"
 import { checkBlockedAllocation, checkFefo, checkInvariants, checkUntaskedAllocation } from "./Checkers.js"
 import { checkCountLedger, checkFreeze, checkThreshold } from "./Counts.js"
+import { checkTrace, type LotLedgerRow } from "./Holds.js"
 import {
   checkNeverOverMax,
   checkOneOpenReplenishment,
@@ -475,12 +477,29 @@ export const checkCycle = (
   ...(after.orders === undefined ? [] : checkDemand(after.orders, after.claims as ReadonlyArray<LineClaimView>))
 ]
 
+/** The trace of every lot (SKU and tag) the ledger names against the ledger rows of its contents (`checkTrace`). */
+const checkTraces = (
+  actor: Actor,
+  ledger: ReadonlyArray<LotLedgerRow & { readonly sku_id: string; readonly tag_id: string }>
+) =>
+  Effect.gen(function*() {
+    const holds = yield* Holds
+    const lots = new Map(ledger.map((row) => [JSON.stringify([row.sku_id, row.tag_id]), row]))
+    const violations: Array<string> = []
+    for (const { sku_id, tag_id } of lots.values()) {
+      const trace = yield* Effect.orDie(holds.getTrace(actor, { sku_id, tag_id }))
+      const rows = ledger.filter((row) => row.sku_id === sku_id && row.tag_id === tag_id)
+      violations.push(...checkTrace(trace, rows).map((problem) => `lot ${sku_id}/${tag_id}: ${problem}`))
+    }
+    return violations
+  })
+
 /**
  * Seeds the state, plays the operations, and checks the invariants after each one, and those of
  * pick faces and counts over it (`checkCycle`); after each wave start, also FEFO, that no claim
  * is on stock a location's status keeps in, and that the start took only available (never tasked)
- * stock, tasking none but for the replenishment it triggered. `violations` is empty when every
- * invariant held throughout.
+ * stock, tasking none but for the replenishment it triggered; and at the end, the trace of every
+ * lot (SKU and tag, `checkTrace`). `violations` is empty when every invariant held throughout.
  */
 export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>) =>
   Effect.gen(function*() {
@@ -525,5 +544,6 @@ export const play = (actor: Actor, state: WarehouseState, ops: ReadonlyArray<Op>
       violations.push(...found.map((violation) => `after op ${index} (${op._tag}): ${violation}`))
       before = after
     }
+    violations.push(...(yield* checkTraces(actor, before.transactions)).map((violation) => `at the end: ${violation}`))
     return { world, outcomes, violations }
   })
