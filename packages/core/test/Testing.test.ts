@@ -22,6 +22,7 @@ import {
   checkStock,
   checkTasks,
   checkThreshold,
+  checkTrace,
   checkTransferConservation,
   checkUntaskedAllocation,
   type ContentView,
@@ -30,6 +31,7 @@ import {
   type LedgerRowView,
   type LineClaimView,
   type LocationView,
+  type LotLedgerRow,
   makeTestEventPublisher,
   makeTestLayer,
   type MovementTaskView,
@@ -102,6 +104,79 @@ describe("the invariant checkers of @wms/core/testing", () => {
       checkTransferConservation([lot(3)], [lot(4)], [line(1, 2)])[0],
       "1 shipped, 2 received and 0 written off"
     )
+  })
+
+  it("flag a lot's trace whose rows are not the lot's or that does not account for its stock", () => {
+    const ledgerRow = (transaction_type: string, content_id: number, qty: number, order_id: string | null = null) =>
+      ({
+        transaction_type,
+        content_id,
+        qty,
+        order_id,
+        line_id: order_id === null ? null : 1
+      }) satisfies LotLedgerRow
+    // 5 received, 2 returned, 4 transferred in, 1 adjusted in; 3 shipped, 2 transferred out, 1 picked
+    // and not shipped, 1 lost, 1 counted out: 4 on hand.
+    const ledger = [
+      ledgerRow("Receipt", 1, 5),
+      ledgerRow("Return", 2, 2, "SO-1"),
+      ledgerRow("TransferIn", 3, 4, "T-IN"),
+      ledgerRow("Adjustment", 3, 1),
+      ledgerRow("Pick", 1, 5, "SO-1"),
+      ledgerRow("Shipment", 1, 3, "SO-1"),
+      ledgerRow("TransferOut", 1, 2, "T-OUT"),
+      ledgerRow("Pick", 3, 1, "SO-2"),
+      ledgerRow("Lost", 3, 1, "SO-2"),
+      ledgerRow("Count", 2, -1),
+      ledgerRow("Move", 4, 2)
+    ]
+    const received = (transaction_type: "Receipt" | "Return" | "TransferIn", content_id: number, qty: number) => ({
+      date: "2030-01-01",
+      transaction_type,
+      pre_advice_id: null,
+      return_id: null,
+      order_id: null,
+      qty,
+      content_id
+    })
+    const shipped = (transaction_type: "Shipment" | "TransferOut", order_id: string, qty: number) => ({
+      date: "2030-01-01",
+      transaction_type,
+      order_id,
+      customer_id: null,
+      to_site: null,
+      line: 1,
+      qty
+    })
+    const onHand = (content_id: number, qty: number) => ({
+      content_id,
+      loc_id: "A-01",
+      qty,
+      qty_allocated: 0,
+      held: false
+    })
+    const trace = {
+      received: [received("Receipt", 1, 5), received("Return", 2, 2), received("TransferIn", 3, 4)],
+      on_hand: [onHand(2, 1), onHand(3, 1), onHand(4, 2)],
+      shipped: [shipped("Shipment", "SO-1", 3), shipped("TransferOut", "T-OUT", 2)]
+    }
+    assert.deepStrictEqual(checkTrace(trace, ledger), [])
+    // A transfer out missing (its units then picked and not shipped), or shown as a shipment.
+    assert.lengthOf(checkTrace({ ...trace, shipped: trace.shipped.slice(0, 1) }, ledger), 1)
+    assert.lengthOf(
+      checkTrace({ ...trace, shipped: [trace.shipped[0], shipped("Shipment", "T-OUT", 2)] }, ledger),
+      1
+    )
+    // A return missing, or shown on another content.
+    assert.lengthOf(checkTrace({ ...trace, received: trace.received.slice(0, 2) }, ledger), 2)
+    assert.lengthOf(
+      checkTrace({ ...trace, received: [...trace.received.slice(0, 2), received("TransferIn", 4, 4)] }, ledger),
+      1
+    )
+    // A unit on hand that nothing brought in.
+    assert.deepStrictEqual(checkTrace({ ...trace, on_hand: [...trace.on_hand, onHand(5, 1)] }, ledger), [
+      "received 11 + adjusted in 1 ≠ on hand 5 + shipped 5 + picked not shipped 1 + lost 1 + adjusted out 1"
+    ])
   })
 
   it("flag negative and over-allocated stock", () => {

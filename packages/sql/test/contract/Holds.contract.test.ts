@@ -2,14 +2,15 @@
  * The contract of `HoldRepository` and of the stores' held stock on both stores (spec §1): holds
  * with the quantity they cover, the scope rule, what SKU, lot, location and content holds cover
  * (now and later), a content hold carried by a movement, held stock and Quarantine locations left
- * out of a wave's and a replenishment's free stock, the open work on covered stock, and the site's
- * holds lock.
+ * out of a wave's and a replenishment's free stock, the open work on covered stock, the site's
+ * holds lock, and a lot's history: the rows that brought it in and sent it out, of every content.
  */
 import { assert } from "@effect/vitest"
 import {
   HoldRepository,
   type HoldScope,
   InventoryRepository,
+  Ledger,
   type NewStoredHold,
   type Owner,
   PickFaceRepository,
@@ -20,6 +21,8 @@ import {
   fresh,
   insertContent,
   insertLocations,
+  insertOrder,
+  insertPartner,
   insertTasks,
   makeTenants,
   onEachStore,
@@ -216,5 +219,77 @@ onEachStore("HoldRepository", (it) => {
       )
       // The wave read after the hold committed: the lot is held.
       assert.deepStrictEqual(stock, [])
+    }))
+
+  it.effect("a lot's history: its receipts, returns and transfers in, its shipments and transfers out, of every content", () =>
+    Effect.gen(function*() {
+      const holds = yield* HoldRepository
+      const inventory = yield* InventoryRepository
+      const t = yield* makeTenants
+      const owner = t.site.owner
+      const customer = yield* insertPartner("customer", owner, fresh("Customer"))
+      const sold = fresh("SO")
+      const transfer = fresh("T")
+      yield* insertOrder(owner, sold, [["A", 3]], { customer_id: customer })
+      yield* insertOrder(owner, transfer, [["A", 2]], { to_site: t.other.owner.site_id })
+      // Received, then picked empty: shipped to a customer and transferred to the other site.
+      const received = yield* insertContent(owner, { sku_id: "A", qty: 0, tag_id: "L1" })
+      const returned = yield* insertContent(owner, { sku_id: "A", qty: 1, tag_id: "L1", loc_id: "RET" })
+      const transferredIn = yield* insertContent(owner, {
+        sku_id: "A",
+        qty: 4,
+        tag_id: "L1",
+        expiry_date: "2031-01-01"
+      })
+      const otherLot = yield* insertContent(owner, { sku_id: "A", qty: 6, tag_id: "L2" })
+      const row = (
+        type: Parameters<typeof Ledger.entry>[0],
+        contentId: number,
+        movement: Omit<Ledger.Movement, "from" | "created_at">
+      ) =>
+        Ledger.entry(type, { ...owner, content_id: contentId, sku_id: "A", tag_id: "L1" }, {
+          from: "A-01",
+          created_at: "2030-01-02T08:00:00.000Z",
+          ...movement
+        })
+      yield* inventory.appendTransactions([
+        row("Receipt", received, { qty: 5, line_id: 1, notes: "PreAdvice PA-1" }),
+        row("Pick", received, { qty: 5, order_id: sold, line_id: 1, notes: null }),
+        row("Shipment", received, { qty: 3, order_id: sold, line_id: 1, notes: null }),
+        row("TransferOut", received, { qty: 2, order_id: transfer, line_id: 1, notes: `Transfer ${transfer}` }),
+        // A return names the order it came back from: no customer is read for it.
+        row("Return", returned, { qty: 1, order_id: sold, line_id: 1, notes: "Return R-1 line 1" }),
+        row("TransferIn", transferredIn, { qty: 4, order_id: "T-IN", line_id: 1, notes: "Transfer T-IN" }),
+        row("Hold", transferredIn, { qty: 4, notes: "Hold 1" }),
+        { ...row("Receipt", otherLot, { qty: 6, line_id: 1, notes: "PreAdvice PA-2" }), tag_id: "L2" }
+      ])
+      const history = (scope: typeof t.site.scope, lot: { tag_id: string | null; expiry_date: string | null }) =>
+        holds.lotHistory(scope, { sku_id: "A", ...lot })
+      const rows = (found: Effect.Effect.Success<ReturnType<typeof history>>) =>
+        found.movements.map((m) => [m.transaction_type, m.content_id, m.qty, m.order_id, m.customer_id, m.to_site])
+      const lot = yield* history(t.site.scope, { tag_id: "L1", expiry_date: null })
+      assert.deepStrictEqual(rows(lot), [
+        ["Receipt", received, 5, null, null, null],
+        ["Shipment", received, 3, sold, customer, null],
+        ["TransferOut", received, 2, transfer, null, t.other.owner.site_id],
+        ["Return", returned, 1, sold, null, null],
+        ["TransferIn", transferredIn, 4, "T-IN", null, null]
+      ])
+      assert.deepStrictEqual(
+        lot.movements.map((m) => m.notes),
+        ["PreAdvice PA-1", null, `Transfer ${transfer}`, "Return R-1 line 1", "Transfer T-IN"]
+      )
+      assert.deepStrictEqual(lot.contents.map((c) => [c.content_id, c.qty, c.held]), [
+        [returned, 1, false],
+        [transferredIn, 4, false]
+      ])
+      // The lot by its expiry too; a client sees none of the site's stock.
+      assert.deepStrictEqual(rows(yield* history(t.site.scope, { tag_id: "L1", expiry_date: "2031-01-01" })), [
+        ["TransferIn", transferredIn, 4, "T-IN", null, null]
+      ])
+      assert.deepStrictEqual(yield* history(t.client1.scope, { tag_id: "L1", expiry_date: null }), {
+        movements: [],
+        contents: []
+      })
     }))
 })
