@@ -7,6 +7,7 @@ import {
   InventoryRepository,
   LocationRepository,
   type LocationWithOccupancy,
+  type NewLedgerEntry,
   SiteId,
   SkuRepository
 } from "@wms/core"
@@ -49,6 +50,7 @@ const store = (stored: Content = content(), more: Partial<Repository> = {}): Par
   lockContent: (_, id) => Effect.succeed(id === stored.content_id ? Option.some(stored) : Option.none()),
   setQuantities: () => Effect.void,
   appendTransaction: () => Effect.succeed(1),
+  holdsOn: () => Effect.succeed(new Map()),
   ...more
 })
 
@@ -208,6 +210,7 @@ describe("Inventory", () => {
         "InventoryRepository.insertContent",
         "InventoryRepository.setQuantities",
         "InventoryRepository.appendTransaction",
+        "InventoryRepository.holdsOn",
         "Transactor.commit"
       ])
       const { content_id: _, ...fresh } = content({
@@ -221,6 +224,35 @@ describe("Inventory", () => {
       assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransaction"), [[
         adjustment({ content_id: 9, tag_id: "T00000009", qty: 3, notes: null, loc_id: "A-02" })
       ]])
+    })
+  })
+
+  it.effect("stock adjusted into an empty content of a held scope gets a Hold row per hold covering it (H4)", () => {
+    const log = new CallLog()
+    const held = new Map([[7, [{ hold_id: 3, reason_code: "QA" }, { hold_id: 5, reason_code: "Recall" }]]])
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const adjust = (stored: Content, qty: number) =>
+        withInventory(
+          log,
+          store(stored, { holdsOn: () => Effect.succeed(held), appendTransactions: () => Effect.void }),
+          (inventory) => inventory.adjust(siteActor, request({ content_id: 7, qty }))
+        )
+      yield* adjust(content({ qty: 0 }), 4)
+      assert.deepStrictEqual(
+        (log.argsOf("InventoryRepository.appendTransactions").flat(2) as Array<NewLedgerEntry>).map((row) => [
+          row.transaction_type,
+          row.content_id,
+          row.qty,
+          row.reason_code,
+          row.notes
+        ]),
+        [["Hold", 7, 4, "QA", "Hold 3"], ["Hold", 7, 4, "Recall", "Hold 5"]]
+      )
+      // Stock already there had its Hold rows when it entered: none more, and no read of the holds.
+      const before = log.methods.length
+      yield* adjust(content({ qty: 2 }), 4)
+      assert.notInclude(log.methods.slice(before), "InventoryRepository.holdsOn")
     })
   })
 

@@ -236,6 +236,38 @@ layer(server, { timeout: 60_000 })("holds on sqlite", (it) => {
       assert.deepStrictEqual(yield* tasksOf(request, waveId), [])
     }))
 
+  it.effect("stock an adjustment or a count brings into an empty content of a held place gets its Hold rows", () =>
+    Effect.gen(function*() {
+      const request = yield* session
+      const sku = yield* insertSku({ sku_id: unique("HC") })
+      const place = unique("HCL")
+      expectStatus(yield* request("POST", "/locations", { loc_id: place, loc_type: "Storage", zone: "Z" }), 201)
+      const hold = (yield* request("POST", "/holds", { loc_id: place, reason_code: "Leak" })).body.id as number
+      yield* addStock(request, sku, place, 2)
+      const count = yield* request("POST", "/counts", { loc_id: place })
+      expectStatus(count, 201)
+      expectStatus(yield* request("POST", `/counts/${count.body.id}/release`), 204)
+      expectStatus(
+        yield* request("POST", `/counts/${count.body.id}/record`, {
+          lines: [{ sku_id: sku, tag_id: `${place}-${sku}`, qty_counted: 3 }, {
+            sku_id: sku,
+            tag_id: "F9",
+            qty_counted: 4
+          }]
+        }),
+        204
+      )
+      const [adjusted, found] = yield* contentsOf(sku)
+      // The content counted up had its row when the adjustment filled it: none more.
+      assert.deepStrictEqual(
+        (yield* holdRows(sku)).map((row) => [row.transaction_type, row.content_id, row.qty, row.notes]),
+        [
+          ["Hold", adjusted.content_id, 2, `Hold ${hold}`],
+          ["Hold", found.content_id, 4, `Hold ${hold}`]
+        ]
+      )
+    }))
+
   it.effect("a recall holds the lot with deallocate and traces it: received = on hand + shipped, from the ledger", () =>
     Effect.gen(function*() {
       const request = yield* session

@@ -25,6 +25,7 @@ import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
 import { Status, statusDescription, type StatusId } from "../shared/Status.js"
 import { type Actor, requireAdmin } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
+import { holdEntries } from "../stock/Held.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
 import * as Ledger from "../stock/Ledger.js"
 import type { ReasonCode } from "../stock/ReasonCode.js"
@@ -385,11 +386,14 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       const planned = lines.filter((line) => line.variance !== null && line.variance !== 0)
       const entries: Array<Ledger.NewLedgerEntry> = []
       const released: Array<ClaimRow> = []
+      // The contents the count fills from empty, with their new quantity: stock that enters them.
+      const filled: Array<readonly [Content, number]> = []
       const notes = `Count ${count.id}`
       for (const line of planned) {
         const wanted = targets(line)
         if (wanted.length === 0) {
-          yield* found(actor, count, line, reasonCode, createdAt, entries)
+          const content = yield* found(actor, count, line, reasonCode, createdAt, entries)
+          if (content.qty === 0) filled.push([content, line.qty_counted ?? 0])
           continue
         }
         for (const target of wanted) {
@@ -429,6 +433,15 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
             reason_code: reasonCode,
             created_at: createdAt
           }))
+          if (content.qty === 0) filled.push([content, target.qty])
+        }
+      }
+      // Stock a count finds in an empty content of a held scope gets its Hold rows, as a receipt's does (H4).
+      const entered = filled.filter(([, qty]) => qty > 0)
+      if (entered.length > 0) {
+        const held = yield* inventory.holdsOn(entered.map(([content]) => content.content_id))
+        for (const [content, qty] of entered) {
+          entries.push(...holdEntries(content, held.get(content.content_id) ?? [], qty, createdAt))
         }
       }
       yield* inventory.appendTransactions(entries)
@@ -458,7 +471,10 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
       })
     })
 
-    /** Found stock: the content of the line's tag at the location, else a new one (with a new tag when none is named). */
+    /**
+     * Found stock: the content of the line's tag at the location, else a new one (with a new tag
+     * when none is named); yields it as it was before.
+     */
     const found = Effect.fnUntraced(function*(
       actor: Actor,
       count: StoredCount,
@@ -502,6 +518,7 @@ export class Counts extends Effect.Service<Counts>()("@wms/core/Counts", {
         reason_code: reasonCode,
         created_at: createdAt
       }))
+      return content
     })
 
     /**

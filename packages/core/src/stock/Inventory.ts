@@ -14,6 +14,7 @@ import { CalendarDate, formatDate, formatDateTime, maxQuantity, RecordId, TimeZo
 import { type Actor, canSee } from "../shared/Tenancy.js"
 import { Transactor } from "../shared/Transactor.js"
 import { ContentFull, ContentNotFound, LostAndFoundItemNotFound, TransactionNotFound } from "./Errors.js"
+import { holdEntries } from "./Held.js"
 import {
   type Content,
   type ContentWithDescription,
@@ -263,13 +264,19 @@ export class Inventory extends Effect.Service<Inventory>()("@wms/core/Inventory"
         return yield* new ContentFull({ contentId: target.content_id, max: maxQuantity })
       }
       yield* repository.setQuantities(target.content_id, next)
+      const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* repository.appendTransaction(Ledger.entry("Adjustment", target, {
         qty: request.qty,
         from: target.loc_id,
         notes: request.notes,
         ...(request.reason_code === null ? {} : { reason_code: request.reason_code }),
-        created_at: new Date(yield* Clock.currentTimeMillis).toISOString()
+        created_at: createdAt
       }))
+      // Stock entering an empty content of a held scope gets its Hold rows, as a receipt's does (H4).
+      if (target.qty === 0 && next.qty > 0) {
+        const held = (yield* repository.holdsOn([target.content_id])).get(target.content_id) ?? []
+        if (held.length > 0) yield* repository.appendTransactions(holdEntries(target, held, next.qty, createdAt))
+      }
     }, atomically)
 
     return {
