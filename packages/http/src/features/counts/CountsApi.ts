@@ -35,7 +35,8 @@ const wrongState = (allowed: string) => `A count that is not ${allowed}: 409 \`C
 const reasons = ReasonCodes.map((code) => `\`${code}\``).join(", ")
 const applying = "Applying, in one transaction: one `Count` transaction (notes `Count <id>`, the reason code) per " +
   "content whose quantity changes, by the signed variance; found stock becomes a new content (with the line's " +
-  "tag, or a generated one); a shortfall on allocated stock gives back the claims it leaves uncovered, newest " +
+  "tag, or a generated one); stock filling an empty content that Active holds cover gets a `Hold` row per hold; " +
+  "a shortfall on allocated stock gives back the claims it leaves uncovered, newest " +
   "first (a `Deallocate` transaction each; their order lines keep their quantity and are short of allocation " +
   "until a new wave allocates them, or, as a short pick's shortfall is, claimed again at once from other stock with " +
   "the site setting `reallocate_short_picks` on and backordered on the line with `backorders` on); a content left with less than its open movement tasks carry: 409 `Content " +

@@ -120,11 +120,14 @@ export class HoldsApi extends HttpApiGroup.make("holds")
         OpenApi.Description,
         "Where a lot came from, where it is and where it went, from the ledger of its whole history (contents now " +
           "empty included): `sku_id` (required; unknown: 404) with optional `tag_id` and `expiry_date` (none: every " +
-          "lot of the SKU). `received`: each `Receipt` row of the lot's contents, `{date, pre_advice_id, qty, " +
-          "content_id}`; `on_hand`: its contents with stock, `{content_id, loc_id, qty, qty_allocated, held}`; " +
-          "`shipped`: each `Shipment` row, `{date, order_id, customer_id, line, qty}` (`customer_id` the order's " +
-          "customer id, null when it has none). Dates are `YYYY-MM-DD` in the service's time zone; rows in ledger " +
-          "order. Returns and transfers between sites are not built yet, so no row names a return or a transfer."
+          "lot of the SKU). `received`: each `Receipt`, `Return` and `TransferIn` row of the lot's contents, " +
+          "`{date, transaction_type, pre_advice_id, return_id, order_id, qty, content_id}`: a `Receipt` names its " +
+          "pre-advice, a `Return` its return and the order it came back from, a `TransferIn` its transfer order (the " +
+          "pre-advice it was received on is `TR-<sending site>-<order_id>`); the other two are null. `on_hand`: its " +
+          "contents with stock, `{content_id, loc_id, qty, qty_allocated, held}`; `shipped`: each `Shipment` and " +
+          "`TransferOut` row, `{date, transaction_type, order_id, customer_id, to_site, line, qty}` (`customer_id` " +
+          "the customer order's customer id, null on a transfer or an order without one; `to_site` a transfer's " +
+          "destination, null on a shipment). Dates are `YYYY-MM-DD` in the service's time zone; rows in ledger order."
       )
   )
   .middleware(Authorization)

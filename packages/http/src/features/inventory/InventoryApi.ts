@@ -158,7 +158,7 @@ export class InventoryApi extends HttpApiGroup.make("inventory")
           "tag_id to the oldest content of that SKU, location and expiry whatever its tag, so repeated untagged " +
           "adjustments add up in one content. A positive qty at a key with no content creates one (a generated " +
           "tag_id when none is given); a negative one needs an existing content (400). Writes an Adjustment " +
-          "transaction. A content can never go below qty_allocated + qty_tasked_from, nor above 2147483647: 409 " +
+          "transaction, and when it fills an empty content that Active holds cover, a `Hold` row per hold. A content can never go below qty_allocated + qty_tasked_from, nor above 2147483647: 409 " +
           "naming the content. At a managed location, a positive qty needs one that takes stock in (not `Blocked " +
           "In`, `Blocked` or `Counting`) and a negative one a location that lets stock out (not `Blocked Out`, " +
           "`Blocked` or `Counting`): else 409 `Location <loc_id> is <status>`; capacity is never checked (an " +
