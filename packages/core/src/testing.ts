@@ -1,8 +1,8 @@
 /**
  * Property testing of a warehouse, for the engine's own tests and for its users' suites
  * (`@wms/core/testing`): fast-check arbitraries of valid warehouse states and of operation
- * sequences (`testing/Arbitraries.ts`), the code that plays them on the services (`play`,
- * `testing/Play.ts`), the site's state as its API shows it (`snapshot`, of the records in
+ * sequences (`testing/Arbitraries.ts`), the code that plays them on the services and checks every
+ * lot's trace at the end (`play`, `testing/Play.ts`), the site's state as its API shows it (`snapshot`, of the records in
  * `testing/Views.ts`), and the invariant checkers: the stock rule, claims, movement tasks, the
  * ledger's replay, conservation, FEFO and allocation at a wave start (`testing/Checkers.ts`), the
  * capacity and occupancy of locations (`testing/Capacity.ts`), one open replenishment per face,
