@@ -41,11 +41,17 @@ export default defineConfig({
     globalSetup: ["testing/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A worker process runs file after file and keeps its modules: the engine's sources load once
+    // per worker instead of once per file, which took most of the run. Only this pool-wide option
+    // makes vitest reuse the process; a project's own `isolate` does not.
     pool: "forks",
+    poolOptions: { forks: { isolate: false } },
     // The suites wait on databases and server processes far more than on the CPU: three at a
-    // time keep both cores busy (vitest's default on two cores is one).
+    // time keep both cores busy (vitest's default on two cores is one). No fewer are kept: the
+    // pool ends a worker that idles while others work, and one ended so at the close of a run
+    // failed it with `Terminating worker thread`.
     maxWorkers: 3,
-    minWorkers: 1,
+    minWorkers: 3,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
@@ -54,16 +60,14 @@ export default defineConfig({
           name: "shared",
           include: ["packages/*/test/**/*.test.ts"],
           exclude: [isolated],
-          // A worker's files share their modules: the engine's sources load once per worker
-          // instead of once per file, which took most of the run. `testing/setup.ts` undoes what a
-          // file leaves.
+          // `testing/setup.ts` undoes what a file leaves in the modules the next file shares.
           isolate: false,
           setupFiles: ["testing/setup.ts"]
         }
       },
-      // The examples embed the engine as an application would, and OldNode installs and runs
-      // another Node: sharing a worker with them ended whole runs with `Terminating worker thread`.
-      { extends: true, test: { name: "isolated", include: ["examples/**/*.test.ts", isolated] } }
+      // The examples embed the engine as an application would, each with its own modules, and
+      // OldNode installs and runs another Node: each file in a fresh worker thread of its own.
+      { extends: true, test: { name: "isolated", include: ["examples/**/*.test.ts", isolated], pool: "threads" } }
     ]
   }
 })

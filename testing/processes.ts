@@ -116,11 +116,20 @@ export const startProcess = (options: ProcessOptions) =>
 
 /**
  * A server process on `databaseUrl` with the test admin password and JWT secret, so one token
- * works on every process of a database, and `env` besides. Killed when the scope closes.
+ * works on every process of a database, and `env` besides. Killed when the scope closes. Its
+ * password hashes take the lowest cost allowed, as the in-process test servers' do (`testConfig`):
+ * at the default cost, hashing the admin's password and checking it at each login were a large
+ * share of a storm's CPU. `Startup` starts the bundle at the default cost.
  */
 export const startServer = (databaseUrl: string, env: Record<string, string> = {}) =>
   startProcess({
-    env: { WMS_DATABASE_URL: databaseUrl, WMS_ADMIN_PASSWORD: adminPassword, WMS_JWT_SECRET: jwtSecret, ...env }
+    env: {
+      WMS_DATABASE_URL: databaseUrl,
+      WMS_ADMIN_PASSWORD: adminPassword,
+      WMS_JWT_SECRET: jwtSecret,
+      WMS_PASSWORD_HASH_COST: "14",
+      ...env
+    }
   })
 
 export interface CallResult {

@@ -3,6 +3,7 @@
  * number of runs, a storm's duration); `WMS_PROPERTY_SCALE` multiplies them all for a longer
  * search, e.g. `WMS_PROPERTY_SCALE=10 npx vitest run packages/http/test/EngineProperties.test.ts`.
  */
+import { Effect } from "effect"
 
 const scale = Number(process.env.WMS_PROPERTY_SCALE ?? "1")
 
@@ -17,3 +18,11 @@ export const stormDuration = (ciMillis: number) => Math.round(ciMillis * scale)
  * never shorter. Leave room for a loaded machine: a timeout catches a hang, not slowness.
  */
 export const scaledTimeout = (ciMillis: number) => Math.round(ciMillis * Math.max(1, scale))
+
+/**
+ * Lets the event loop turn once. A property of the engine on SQLite runs on microtasks alone (its
+ * statements are synchronous), so without this a run of many sequences never reads the messages
+ * of its vitest worker, and a worker that leaves vitest's calls unanswered for a minute fails the
+ * whole test run with `Timeout calling "onTaskUpdate"`.
+ */
+export const turnEventLoop = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))

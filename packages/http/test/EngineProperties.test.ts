@@ -24,7 +24,7 @@ import { Warehouse } from "@wms/http"
 import { Clock, Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import { onBothStores } from "../../../testing/databases.js"
-import { propertyRuns, scaledTimeout } from "../../../testing/properties.js"
+import { propertyRuns, scaledTimeout, turnEventLoop } from "../../../testing/properties.js"
 
 // The services on each store, on the real clock: expiry is judged against today.
 const stores = onBothStores((db) =>
@@ -77,6 +77,7 @@ const playOnNewSite = (prefix: string, state: WarehouseState, ops: ReadonlyArray
 /** A property: the operations played on a site of their own keep every invariant `play` checks, throughout. */
 const holdsThroughout = (prefix: string) => ([state, ops]: readonly [WarehouseState, ReadonlyArray<Op>]) =>
   Effect.gen(function*() {
+    yield* turnEventLoop
     const { outcomes, violations } = yield* playOnNewSite(prefix, state, ops)
     assert.deepStrictEqual(violations, [])
     assert.strictEqual(outcomes.length, ops.length)

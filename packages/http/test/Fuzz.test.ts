@@ -158,10 +158,11 @@ const contentTypes: ReadonlyArray<{ readonly contentType: string; readonly write
 ]
 
 /**
- * The rows of every table, except what the webhook worker writes on its own after a commit: each
- * table's rows as JSON objects, in one statement (a read per table made most of this file's time).
+ * Reads the rows of every table, except what the webhook worker writes on its own after a commit:
+ * each table's rows as JSON objects, in one statement (a read per table made most of this file's
+ * time). The statement is made once, from the catalog, which no request changes.
  */
-const fingerprint = Effect.gen(function*() {
+const makeFingerprint = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = yield* sql.onDialectOrElse({
     pg: () =>
@@ -191,17 +192,19 @@ const fingerprint = Effect.gen(function*() {
     `SELECT ${text(table)} AS name, (${rowsOf(table, names)}) AS rows`
   )
     .join(" UNION ALL ")
-  const read = yield* sql.unsafe<{ name: string; rows: string }>(statement)
-  const rows: Array<unknown> = []
-  for (const { name, rows: json } of [...read].sort((a, b) => a.name.localeCompare(b.name))) {
-    const table = JSON.parse(json) as Array<Record<string, unknown>>
-    const kept = name === "webhooks" ? table.map(({ last_event_id: _, ...row }) => row) : table
-    // Rows in the order of their text: a table's first column need not be unique (locations are
-    // keyed by site and loc_id), and PostgreSQL may hand rows of equal keys back in another order
-    // after pruning a page, with nothing written.
-    rows.push(name, kept.map((row) => JSON.stringify(row)).sort())
-  }
-  return JSON.stringify(rows)
+  return Effect.gen(function*() {
+    const read = yield* sql.unsafe<{ name: string; rows: string }>(statement)
+    const rows: Array<unknown> = []
+    for (const { name, rows: json } of [...read].sort((a, b) => a.name.localeCompare(b.name))) {
+      const table = JSON.parse(json) as Array<Record<string, unknown>>
+      const kept = name === "webhooks" ? table.map(({ last_event_id: _, ...row }) => row) : table
+      // Rows in the order of their text: a table's first column need not be unique (locations are
+      // keyed by site and loc_id), and PostgreSQL may hand rows of equal keys back in another order
+      // after pruning a page, with nothing written.
+      rows.push(name, kept.map((row) => JSON.stringify(row)).sort())
+    }
+    return JSON.stringify(rows)
+  }).pipe(Effect.orDie)
 }).pipe(Effect.orDie)
 
 /** The rows that went and came between two fingerprints, by table. */
@@ -228,6 +231,7 @@ for (const [label, server] of serverOnBothStores) {
       () =>
         Effect.gen(function*() {
           const api = yield* Api
+          const fingerprint = yield* makeFingerprint
           const admin = yield* api.login()
           const main = yield* callerFor(admin, "main")
           // Records for the paths to name, besides ids that name nothing.
@@ -340,6 +344,7 @@ for (const [label, server] of serverOnBothStores) {
       () =>
         Effect.gen(function*() {
           const api = yield* Api
+          const fingerprint = yield* makeFingerprint
           const admin = yield* api.login()
           for (const kind of kinds) {
             const files = fc.array(bodies(Option.some(shapes[kind].body as Schema.Schema.Any)), { maxLength: 4 })

@@ -11,13 +11,16 @@ import { assert, describe, it } from "@effect/vitest"
 import { Stock } from "@wms/core"
 import { Effect } from "effect"
 import { freshPgDatabase } from "../../../testing/databases.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = 8_000
+const stormMillis = stormDuration(8_000)
+/** The answers that show the storm raced: holds were made and released, waves started and picks confirmed. */
+const raced = ["hold 201", "release 204", "start 200", "confirm 204"]
 const skus = ["HC-A", "HC-B"]
 const lots = ["LOT-1", "LOT-2", "LOT-3"]
 const places = ["HC-L1", "HC-L2"]
@@ -114,11 +117,11 @@ const holdsStorm = (database: StormDatabase) =>
     const definitionId = (yield* request(first, "GET", "/wave-definitions")).body[0].id as number
     let orders = 0
 
-    const deadline = Date.now() + stormMillis
+    const goesOn = storm.lasting({ actions: actionsPerClient, millis: stormMillis, needed: raced })
     const client = (s: number) =>
       Effect.gen(function*() {
         const server = servers[s]
-        for (let n = 0; n < actionsPerClient && Date.now() < deadline; n++) {
+        for (let n = 0; goesOn(n); n++) {
           const roll = next()
           if (roll < 0.2) {
             const order_id = `HC-${s}-${orders++}`
@@ -159,7 +162,7 @@ const holdsStorm = (database: StormDatabase) =>
     const summary = `${storm.summary()}; ${found.contents} contents`
     assertStormHeld(storm, found.problems, summary)
     // The storm did race: holds were made and released, waves started and picks confirmed.
-    for (const done of ["hold 201", "release 204", "start 200", "confirm 204"]) {
+    for (const done of raced) {
       assert.isAbove(tally.get(done) ?? 0, 0, summary)
     }
   })

@@ -10,13 +10,16 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { freshPgDatabase } from "../../../testing/databases.js"
 import type { ServerProcess } from "../../../testing/processes.js"
+import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = 8_000
+const stormMillis = stormDuration(8_000)
+/** The answers that show the storm raced: returns were authorized, refused past what shipped, and received. */
+const raced = ["create 201", "create 409", "receive 204"]
 const orderIds = ["RT-1", "RT-2"]
 const skus = ["RT-A", "RT-B"]
 
@@ -96,11 +99,11 @@ const returnsStorm = (database: StormDatabase) =>
         Effect.all([request(server, "GET", "/returns?status_id=1"), request(server, "GET", "/returns?status_id=2")]),
         ([opened, receiving]) => [...opened.body, ...receiving.body] as Array<{ return_id: string }>
       )
-    const deadline = Date.now() + stormMillis
+    const goesOn = storm.lasting({ actions: actionsPerClient, millis: stormMillis, needed: raced })
     const client = (s: number) =>
       Effect.gen(function*() {
         const server = servers[s]
-        for (let n = 0; n < actionsPerClient && Date.now() < deadline; n++) {
+        for (let n = 0; goesOn(n); n++) {
           const roll = next()
           const line = () => ({ order_line: 1 + Math.floor(next() * skus.length), qty: 1 + Math.floor(next() * 3) })
           if (roll < 0.6) {
@@ -154,7 +157,7 @@ const returnsStorm = (database: StormDatabase) =>
     const summary = `${storm.summary()}; ${found.returns} returns`
     assertStormHeld(storm, found.problems, summary)
     // The storm did race: returns were authorized and refused for more than shipped, and received.
-    for (const done of ["create 201", "create 409", "receive 204"]) {
+    for (const done of raced) {
       assert.isAbove(tally.get(done) ?? 0, 0, summary)
     }
   })

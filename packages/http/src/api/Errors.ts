@@ -93,10 +93,12 @@ export const onTheWire = <E extends WarehouseError>(
   const known = schemas.get(error)
   if (known !== undefined) return known
   const { category, parts } = templateOf(error)
-  const parse = parserOf(error, parts)
+  // Made at the first decode: only clients read errors back, and a server declares hundreds.
+  let parse: ReturnType<typeof parserOf> | undefined
   const schema = Schema.transformOrFail(Message, Schema.typeSchema(error), {
     strict: true,
-    decode: ({ message }, options) => ParseResult.map(parse(message, options), (fields) => new error(fields)),
+    decode: ({ message }, options) =>
+      ParseResult.map((parse ??= parserOf(error, parts))(message, options), (fields) => new error(fields)),
     encode: ({ message }) => ParseResult.succeed({ message })
   }).annotations(HttpApiSchema.annotations({
     status: statusOf[category],
