@@ -69,7 +69,7 @@ const withReplenishment = <A, E>(log: CallLog, world: World, f: (r: Replenishmen
     }, log),
     makeTestLayer(SkuRepository)({ find: () => Effect.succeed(Option.some(sku())) }, log),
     makeTestLayer(InventoryRepository)(
-      { setQuantities: () => Effect.void, appendTransactions: () => Effect.void },
+      { setQuantitiesOf: () => Effect.void, appendTransactions: () => Effect.void },
       log
     ),
     makeTestLayer(MovementTaskRepository)({ insert: (rows) => Effect.sync(() => rows.map(() => nextTask++)) }, log),
@@ -95,7 +95,7 @@ describe("Replenishment", () => {
         "LocationRepository.lockMany",
         "SkuRepository.find",
         "PickFaceRepository.faceStock",
-        "InventoryRepository.setQuantities",
+        "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions"
       ])
@@ -104,8 +104,10 @@ describe("Replenishment", () => {
         ["main", ["PF-1"], "share"]
       ])
       // 18 of the 30 bring the level of 2 to 20.
-      const [[, quantities]] = log.argsOf("InventoryRepository.setQuantities")
-      assert.deepStrictEqual(quantities, { qty: 30, qty_allocated: 0, qty_tasked_from: 18 })
+      const [[quantities]] = log.argsOf("InventoryRepository.setQuantitiesOf")
+      assert.deepStrictEqual([...(quantities as ReadonlyMap<number, unknown>).values()], [
+        { qty: 30, qty_allocated: 0, qty_tasked_from: 18 }
+      ])
       const [[[row]]] = log.argsOf("MovementTaskRepository.insert") as unknown as [
         [[{ task_type: string; qty: number }]]
       ]

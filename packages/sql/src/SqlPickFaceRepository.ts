@@ -12,8 +12,10 @@ import {
   type StoredPickFace
 } from "@wms/core"
 import { Effect, Layer } from "effect"
+import { inTexts } from "./Dialect.js"
 import { byBytes, isHeld, lockHolds, visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
+import { Prepared } from "./Prepared.js"
 import { first, query, returnsRow, rows, run } from "./Query.js"
 
 // 64-bit sums: PostgreSQL returns a BIGINT as a string.
@@ -49,7 +51,14 @@ export const layer = Layer.effect(
       pg: () => sql.literal("FOR UPDATE OF c"),
       orElse: () => sql.literal("")
     })
-    const faceColumns = sql.literal("f.site_id, f.sku_id, f.loc_id, f.min_qty, f.max_qty, f.replenish_multiple")
+    const faceColumnList = "f.site_id, f.sku_id, f.loc_id, f.min_qty, f.max_qty, f.replenish_multiple"
+    const faceColumns = sql.literal(faceColumnList)
+    const skuIn = inTexts(sql, "f.sku_id")
+    const bytes = sql.onDialectOrElse({ pg: () => "COLLATE \"C\"", orElse: () => "" })
+    const facesOfSkus = (yield* Prepared).prepare<StoredPickFace>(
+      `SELECT ${faceColumnList} FROM pick_faces f WHERE f.site_id = ? AND ${skuIn.text}
+        ORDER BY f.sku_id ${bytes}, f.loc_id ${bytes}`
+    )
 
     /** The face's stock of its SKU, as columns of a row of `pick_faces f`. */
     const stockColumns = sql.literal(`
@@ -120,6 +129,10 @@ export const layer = Layer.effect(
             WHERE f.site_id = ${siteId} AND f.sku_id = ${skuId} ORDER BY f.loc_id ${byBytes(sql)}`,
           toFace
         ),
+      ofSkus: (siteId, skuIds) =>
+        skuIds.length === 0
+          ? Effect.succeed([])
+          : rows(facesOfSkus([siteId, skuIn.bind([...new Set(skuIds)])]), toFace),
       lockAt: (siteId, locIds) =>
         locIds.length === 0 ? Effect.succeed([]) : rows(
           sql<StoredPickFace>`SELECT ${faceColumns} FROM pick_faces f
