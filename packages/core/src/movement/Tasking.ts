@@ -67,7 +67,14 @@ export const makeTasking = Effect.gen(function*() {
   const pickFaces = yield* PickFaceRooms
   const timeZone = yield* TimeZone
 
-  const toRecord = (task: StoredMovementTask): MovementTaskRecord => ({
+  /** How a task created at `createdAt` shows its creation. */
+  const creationOf = (createdAt: string) => ({
+    date: formatDate(createdAt, timeZone),
+    datetime: formatDateTime(createdAt, timeZone)
+  })
+
+  /** The task as the API shows it; `creation` given when many tasks share their creation time. */
+  const toRecord = (task: StoredMovementTask, creation = creationOf(task.created_at)): MovementTaskRecord => ({
     id: task.id,
     task_type: task.task_type,
     quantity: task.qty,
@@ -77,8 +84,8 @@ export const makeTasking = Effect.gen(function*() {
     from_loc_id: task.from_loc_id,
     to_loc_id: task.to_loc_id,
     final_loc_id: task.final_loc_id,
-    creation_date: formatDate(task.created_at, timeZone),
-    creation_datetime: formatDateTime(task.created_at, timeZone),
+    creation_date: creation.date,
+    creation_datetime: creation.datetime,
     status: statusDescription(task.status_id),
     status_id: task.status_id,
     created_by: task.created_by,
@@ -133,7 +140,8 @@ export const makeTasking = Effect.gen(function*() {
         created_at: createdAt
       })
     ))
-    return rows.map((row, i) => toRecord({ ...row, id: ids[i] }))
+    const creation = creationOf(createdAt)
+    return rows.map((row, i) => toRecord({ ...row, id: ids[i] }, creation))
   })
 
   /**
