@@ -94,6 +94,25 @@ onEachStore("PickFaceRepository", (it) => {
       assert.deepStrictEqual((yield* faces.list(t.site.scope, {}, {})).map((f) => f.sku_id), ["B"])
     }))
 
+  it.effect("gives the settings of many SKUs at once, by sku_id and loc_id in byte order", () =>
+    Effect.gen(function*() {
+      const faces = yield* PickFaceRepository
+      const t = yield* makeTenants
+      const siteId = t.site.owner.site_id
+      yield* insertSkus(t.site.owner, ["b", "B", "C"])
+      yield* insertLocations(siteId, ["PF-2", "PF-1", "PF-3"], { loc_type: "PickFace" })
+      yield* faces.upsert(face(siteId, "b", "PF-2"))
+      yield* faces.upsert(face(siteId, "b", "PF-1"))
+      yield* faces.upsert(face(siteId, "B", "PF-3", { max_qty: 7 }))
+      yield* faces.upsert(face(siteId, "C", "PF-3"))
+      assert.deepStrictEqual(
+        (yield* faces.ofSkus(siteId, ["b", "B", "NOPE", "b"])).map((f) => [f.sku_id, f.loc_id, f.max_qty]),
+        [["B", "PF-3", 7], ["b", "PF-1", 10], ["b", "PF-2", 10]]
+      )
+      assert.deepStrictEqual(yield* faces.ofSkus(siteId, []), [])
+      assert.deepStrictEqual(yield* faces.ofSkus(t.other.owner.site_id, ["b"]), [])
+    }))
+
   it.effect("a setting with min_qty not below max_qty, or at a location without a record, is refused by the store", () =>
     Effect.gen(function*() {
       const faces = yield* PickFaceRepository
