@@ -14,7 +14,7 @@ import {
   type StoredPickFace
 } from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { location, siteActor, sku } from "./Fixtures.js"
 
 /** Replenishment on its ports, with its own side of movement's `PickFaceRooms`. */
@@ -62,12 +62,17 @@ const withReplenishment = <A, E>(log: CallLog, world: World, f: (r: Replenishmen
       list: () => Effect.succeed([{ ...setting, qty: 0, qty_allocated: 0, inbound: 0, replenishing: 0 }]),
       lockReserve: () => Effect.succeed([reserve]),
       lockAt: () => Effect.succeed([setting]),
-      faceStock: () => Effect.succeed(world.stock ?? { qty: 2, qty_allocated: 0, inbound: 0, replenishing: 0 })
+      stockAt: () =>
+        Effect.succeed([{
+          sku_id: "A",
+          loc_id: "PF-1",
+          stock: world.stock ?? { qty: 2, qty_allocated: 0, inbound: 0, replenishing: 0 }
+        }])
     }, log),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(locations.filter((l) => ids.includes(l.loc_id)))
     }, log),
-    makeTestLayer(SkuRepository)({ find: () => Effect.succeed(Option.some(sku())) }, log),
+    makeTestLayer(SkuRepository)({ findMany: (_, ids) => Effect.succeed(new Map(ids.map((id) => [id, sku()]))) }, log),
     makeTestLayer(InventoryRepository)(
       { setQuantitiesOf: () => Effect.void, appendTransactions: () => Effect.void },
       log
@@ -93,8 +98,8 @@ describe("Replenishment", () => {
         "LocationRepository.lockMany",
         "PickFaceRepository.lockAt",
         "LocationRepository.lockMany",
-        "SkuRepository.find",
-        "PickFaceRepository.faceStock",
+        "SkuRepository.findMany",
+        "PickFaceRepository.stockAt",
         "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions"
