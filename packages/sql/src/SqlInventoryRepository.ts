@@ -76,6 +76,9 @@ export const layer = Layer.effect(
     const setQuantitiesOf = prepared.prepare(`${quantities.with} UPDATE contents SET qty = v.qty,
       qty_allocated = v.qty_allocated, qty_tasked_from = v.qty_tasked_from FROM v
       WHERE contents.content_id = v.content_id`)
+    // One content (a task of one move) needs no table of rows.
+    const setQuantitiesOfOne = prepared.prepare(`UPDATE contents SET qty = ?, qty_allocated = ?, qty_tasked_from = ?
+      WHERE content_id = ?`)
 
     // With the ids of the Active holds covering each content, by id (spec §1 H6).
     const contentsWithDescription = (where: Statement.Fragment) =>
@@ -130,10 +133,15 @@ export const layer = Layer.effect(
       setQuantities: (contentId, q) =>
         run(sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
           qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`),
-      setQuantitiesOf: (changes) =>
-        changes.size === 0 ? Effect.void : run(setQuantitiesOf(quantities.bind(
-          [...changes].map(([id, q]) => [id, q.qty, q.qty_allocated, q.qty_tasked_from])
-        ))),
+      setQuantitiesOf: (changes) => {
+        const rows = [...changes].map(([id, q]) => [id, q.qty, q.qty_allocated, q.qty_tasked_from])
+        if (rows.length === 0) return Effect.void
+        if (rows.length === 1) {
+          const [[id, qty, allocated, taskedFrom]] = rows
+          return run(setQuantitiesOfOne([qty, allocated, taskedFrom, id]))
+        }
+        return run(setQuantitiesOf(quantities.bind(rows)))
+      },
       nextTagId: (siteId) => query(nextCounterValue(sql, siteId, "tag"), tagId),
       nextTagIds: (siteId, count) =>
         count === 0 ? Effect.succeed([]) : query(

@@ -351,9 +351,15 @@ onEachStore("InventoryRepository", (it) => {
         ])
       )
       yield* inventory.setQuantitiesOf(new Map())
+      yield* inventory.setQuantitiesOf(new Map([[ids[2], { qty: 8, qty_allocated: 1, qty_tasked_from: 7 }]]))
       assert.deepStrictEqual(
-        [yield* quantities(ids[0]), yield* quantities(ids[1]), yield* quantities(ids[1_699])],
-        [[9, 2, 3], [2, 0, 0], [2147483647, 1, 2147483646]]
+        [
+          yield* quantities(ids[0]),
+          yield* quantities(ids[1]),
+          yield* quantities(ids[2]),
+          yield* quantities(ids[1_699])
+        ],
+        [[9, 2, 3], [2, 0, 0], [8, 1, 7], [2147483647, 1, 2147483646]]
       )
     }))
 
