@@ -95,6 +95,7 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
       ),
     insertContent: () => Effect.succeed(90),
     setQuantities: () => Effect.void,
+    setQuantitiesOf: () => Effect.void,
     appendTransaction: () => Effect.succeed(1),
     appendTransactions: () => Effect.void,
     holdsOn: (ids) =>
@@ -114,15 +115,18 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
     makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
-      lockPutawayCandidates: (_, preferred) =>
-        Effect.succeed(managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred))
+      lockPutawayCandidates: (_, preferred, also = []) =>
+        Effect.succeed(
+          managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred || also.includes(l.loc_id))
+        )
     }, log),
     makeTestLayer(SkuRepository)({
-      find: (_, skuId) => Effect.succeed(Option.some(sku({ sku_id: skuId, each_weight: 2 })))
+      find: (_, skuId) => Effect.succeed(Option.some(sku({ sku_id: skuId, each_weight: 2 }))),
+      findMany: (_, skuIds) => Effect.succeed(new Map(skuIds.map((id) => [id, sku({ sku_id: id, each_weight: 2 })])))
     }, log),
     makeTestLayer(ReceivingRepository)({ receivingLocation: () => Effect.succeed("RECEIVING") }, log),
     // No pick faces: putaway plans on storage alone (replenishment's own tests cover faces).
-    makeTestLayer(PickFaceRepository)({ ofSku: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
+    makeTestLayer(PickFaceRepository)({ ofSkus: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
     testTransactor(log)
   ]))))
 }
@@ -161,8 +165,15 @@ const row = (
   reason_code: null
 })
 
+/** The content id and the quantities of each content set, by `setQuantities` or `setQuantitiesOf`, in order. */
 const quantities = (log: CallLog) =>
-  log.argsOf("InventoryRepository.setQuantities").map(([id, q]) => {
+  log.calls.flatMap(({ args, method }) =>
+    method === "InventoryRepository.setQuantities"
+      ? [[args[0], args[1]]]
+      : method === "InventoryRepository.setQuantitiesOf"
+      ? [...(args[0] as ReadonlyMap<number, Content>)]
+      : []
+  ).map(([id, q]) => {
     const { qty, qty_allocated, qty_tasked_from } = q as Content
     return [id, { qty, qty_allocated, qty_tasked_from }]
   })
@@ -187,7 +198,7 @@ describe("MovementTasks", () => {
         "LocationRepository.lockMany",
         "InventoryRepository.holdsOn",
         "SkuRepository.find",
-        "InventoryRepository.setQuantities",
+        "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions",
         "Transactor.commit"
@@ -224,7 +235,7 @@ describe("MovementTasks", () => {
         const log = new CallLog()
         return Effect.map(
           outcome(withTasks(log, { managed }, (tasks) => tasks.create(siteActor, moveRequest(request)))),
-          (result) => [...result, log.methods.includes("InventoryRepository.setQuantities")]
+          (result) => [...result, log.methods.includes("InventoryRepository.setQuantitiesOf")]
         )
       }
       // Allocated stock is not movable: 7 of the 10 are available.
@@ -585,7 +596,7 @@ describe("MovementTasks", () => {
         "LocationRepository.lockMany",
         "ReceivingRepository.receivingLocation",
         "InventoryRepository.holdsOn",
-        "SkuRepository.find",
+        "SkuRepository.findMany",
         "LocationRepository.lockPutawayCandidates"
       ])
       const putaway = (contentId: number) =>

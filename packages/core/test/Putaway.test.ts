@@ -1,6 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Capacity, type Load, type LocationWithOccupancy, planPutaway, type PutawaySku } from "@wms/core"
+import {
+  Capacity,
+  type Load,
+  type LocationWithOccupancy,
+  makePutawayPlanner,
+  planPutaway,
+  type PutawaySku
+} from "@wms/core"
 import * as fc from "fast-check"
+import { propertyRuns } from "../../../testing/properties.js"
 import { location } from "./Fixtures.js"
 
 const load = (fields: Partial<Load> = {}): Load => ({
@@ -53,6 +61,34 @@ describe("the capacity rule", () => {
     assert.isTrue(Capacity.overCapacity(location({ max_weight: 10, occupancy: { weight: 8, inbound_weight: 3 } })))
     assert.isTrue(Capacity.overCapacity(location({ max_volume: 0, occupancy: { volume: 0.5 } })))
     assert.isFalse(Capacity.overCapacity(location({ occupancy: { tags: 9, weight: 9, volume: 9 } })))
+  })
+
+  it("fits no load of a new tag where there is no room for a new tag, which planned loads never give back", () => {
+    const arbLocation = fc.record({
+      max_tags: fc.option(fc.nat(3), { nil: null }),
+      max_weight: fc.option(fc.nat(20), { nil: null }),
+      max_volume: fc.option(fc.nat(20), { nil: null }),
+      tag_ids: fc.uniqueArray(fc.constantFrom("T-1", "T-2", "T-3"), { maxLength: 3 }),
+      weight: fc.nat(25),
+      inbound_volume: fc.nat(25)
+    }).map(({ inbound_volume, tag_ids, weight, ...fields }) =>
+      location({ ...fields, occupancy: { tags: tag_ids.length, tag_ids, weight, inbound_volume } })
+    )
+    const arbLoad = fc.record({
+      tag_id: fc.constantFrom("T-1", "T-2", "T-3", "T-4"),
+      qty: fc.integer({ min: 1, max: 10 }),
+      each_weight: fc.option(fc.constantFrom(0, 0.5, 2), { nil: null }),
+      each_volume: fc.option(fc.constantFrom(0, 1), { nil: null })
+    }).map((fields) => load(fields))
+    fc.assert(
+      fc.property(arbLocation, arbLoad, arbLoad, (at, first, next) => {
+        if (!at.occupancy.tag_ids.includes(next.tag_id) && Capacity.fits(at, next)) {
+          assert.isTrue(Capacity.roomForNewTag(at))
+        }
+        if (!Capacity.roomForNewTag(at)) assert.isFalse(Capacity.roomForNewTag(Capacity.withInbound(at, first)))
+      }),
+      { numRuns: propertyRuns(500) }
+    )
   })
 
   it("counts a planned task as inbound: its quantity, weight, volume, tag and holding", () => {
@@ -178,5 +214,61 @@ describe("the putaway planner", () => {
         }
       }
     ))
+  })
+
+  it("plans a run of contents as one content after the other, each on what the ones before it left", () => {
+    const arbLocation = fc.record({
+      loc_id: fc.constantFrom("A", "B", "C", "D", "E", "F", "G"),
+      loc_type: fc.constantFrom("Storage", "Storage", "Storage", "PickFace") as fc.Arbitrary<
+        LocationWithOccupancy["loc_type"]
+      >,
+      zone: fc.constantFrom(null, "Z1", "Z2"),
+      sequence: fc.nat(3),
+      max_tags: fc.option(fc.nat(3), { nil: null }),
+      max_weight: fc.option(fc.nat(40), { nil: null }),
+      client_id: fc.constantFrom(null, null, "c1"),
+      status: fc.constantFrom("Active", "Blocked In", "Blocked Out") as fc.Arbitrary<LocationWithOccupancy["status"]>,
+      // A tag on hand there already, which a content of that tag may join without a new tag's room.
+      held: fc.option(fc.constantFrom("T-1", "T-2"), { nil: null })
+    }).map(({ held, ...fields }) =>
+      location({
+        ...fields,
+        occupancy: held === null
+          ? {}
+          : { tags: 1, tag_ids: [held], holdings: [{ sku_id: "A", client_id: fields.client_id }] }
+      })
+    )
+    const arbContent = fc.record({
+      sku_id: fc.constantFrom("A", "B"),
+      client_id: fc.constantFrom(null, "c1"),
+      tag_id: fc.constantFrom("T-1", "T-2", "T-3"),
+      loc_id: fc.constantFrom("RECEIVING", "A"),
+      qty: fc.integer({ min: 1, max: 20 })
+    })
+    const arbSku = fc.record({
+      preferred_putaway_location: fc.option(fc.constantFrom("A", "D", "X"), { nil: null }),
+      qty_on_full_pallet: fc.option(fc.nat(6), { nil: null }),
+      each_weight: fc.option(fc.constantFrom(0, 1, 3), { nil: null }),
+      each_volume: fc.constant(null)
+    })
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(arbLocation, { selector: (l) => l.loc_id, maxLength: 7 }),
+        fc.array(fc.tuple(arbContent, arbSku), { maxLength: 12 }),
+        (candidates, run) => {
+          const planner = makePutawayPlanner(candidates)
+          let state: ReadonlyArray<LocationWithOccupancy> = candidates
+          run.forEach(([stock, sku], i) => {
+            const content = { ...stock, content_id: i + 1 }
+            const faces = [{ loc_id: "G", room: 10 }]
+            const alone = planPutaway(content, sku, state, faces)
+            state = alone.candidates
+            assert.deepStrictEqual(planner.plan(content, sku, faces), { tasks: alone.tasks, unplaced: alone.unplaced })
+          })
+          assert.deepStrictEqual(planner.candidates(), state)
+        }
+      ),
+      { numRuns: propertyRuns(300) }
+    )
   })
 })

@@ -82,11 +82,10 @@ const withReceiving = <A, E>(
   let tags = 0
   let contents = 40
   const inventory: Partial<Context.Tag.Service<InventoryRepository>> = {
-    nextTagId: () => Effect.sync(() => `T0000000${++tags}`),
-    insertContent: () => Effect.sync(() => contents++),
-    appendTransaction: () => Effect.succeed(1),
+    nextTagIds: (_, count) => Effect.sync(() => Array.from({ length: count }, () => `T0000000${++tags}`)),
+    insertContents: (rows) => Effect.sync(() => rows.map(() => contents++)),
     appendTransactions: () => Effect.void,
-    setQuantities: () => Effect.void,
+    setQuantitiesOf: () => Effect.void,
     holdsOn: () => Effect.succeed(new Map())
   }
   const managed = site.managed ?? []
@@ -97,32 +96,37 @@ const withReceiving = <A, E>(
       makeTestLayer(ReceivingRepository)({
         lockPreAdvice: () => Effect.succeed(found),
         receivingLocation: () => Effect.succeed("RECEIVING"),
-        addReceived: () => Effect.void,
+        addReceivedLines: () => Effect.void,
         setStatus: () => Effect.void
       }, log),
       makeTestLayer(InventoryRepository)(inventory, log),
       makeTestLayer(SkuRepository)({
-        find: (_, skuId) =>
-          Effect.succeed(Option.some(
-            skuId === "EXP"
-              ? sku({ sku_id: skuId, expiry_sku: true, expiry_days: 10, ...site.skus?.[skuId] })
-              : sku({ sku_id: skuId, ...site.skus?.[skuId] })
-          ))
+        findMany: (_, skuIds) =>
+          Effect.succeed(
+            new Map(skuIds.map((skuId) => [
+              skuId,
+              skuId === "EXP"
+                ? sku({ sku_id: skuId, expiry_sku: true, expiry_days: 10, ...site.skus?.[skuId] })
+                : sku({ sku_id: skuId, ...site.skus?.[skuId] })
+            ]))
+          )
       }, log),
       makeTestLayer(SiteSettingsRepository)({
         get: () => Effect.succeed({ ...defaultSiteSettings, putaway_on_receipt: site.putawayOnReceipt ?? false })
       }, log),
       makeTestLayer(LocationRepository)({
         lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
-        lockPutawayCandidates: (_, preferred) =>
-          Effect.succeed(managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred))
+        lockPutawayCandidates: (_, preferred, also = []) =>
+          Effect.succeed(
+            managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred || also.includes(l.loc_id))
+          )
       }, log),
       makeTestLayer(MovementTaskRepository)({
         insert: (rows) => Effect.sync(() => rows.map(() => ++tasks))
       }, log),
       makeTestLayer(PreAdvices)({ getPreAdvice: () => Effect.succeed(shown) }, log),
       // No pick faces: putaway plans on storage alone (replenishment's own tests cover faces).
-      makeTestLayer(PickFaceRepository)({ ofSku: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
+      makeTestLayer(PickFaceRepository)({ ofSkus: () => Effect.succeed([]), lockAt: () => Effect.succeed([]) }),
       events.layer,
       testTransactor(log)
     ])))
@@ -205,15 +209,15 @@ describe("Receiving", () => {
           })
       )
       // No generated tag and no SKU's default expiry: the line's own, unless the receipt names others.
-      assert.notInclude(log.methods, "InventoryRepository.nextTagId")
-      assert.notInclude(log.methods, "SkuRepository.find")
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [
-        [content({ sku_id: "EXP", tag_id: "L-1", expiry_date: "2031-01-31", qty: 3 })],
-        [content({ sku_id: "A", tag_id: "NEW", expiry_date: "2032-02-02", qty: 1 })]
-      ])
-      const entries = log.argsOf("InventoryRepository.appendTransaction").map(([entry]) =>
-        entry as Record<string, unknown>
-      )
+      assert.notInclude(log.methods, "InventoryRepository.nextTagIds")
+      assert.notInclude(log.methods, "SkuRepository.findMany")
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContents"), [[[
+        content({ sku_id: "EXP", tag_id: "L-1", expiry_date: "2031-01-31", qty: 3 }),
+        content({ sku_id: "A", tag_id: "NEW", expiry_date: "2032-02-02", qty: 1 })
+      ]]])
+      const [[entries]] = log.argsOf("InventoryRepository.appendTransactions") as unknown as [
+        [ReadonlyArray<Record<string, unknown>>]
+      ]
       assert.deepStrictEqual(
         entries.map((e) => [e.transaction_type, e.qty, e.order_id, e.line_id, e.notes]),
         [["TransferIn", 3, "T1", 1, "Transfer T1"], ["TransferIn", 1, "T1", 2, "Transfer T1"]]
@@ -237,37 +241,35 @@ describe("Receiving", () => {
       )
       // Without putaway, asked for or set for the site, the receipt answers nothing (204).
       assert.deepStrictEqual(result, Option.none())
-      const perLine = [
-        "SkuRepository.find",
-        "InventoryRepository.nextTagId",
-        "InventoryRepository.insertContent",
-        "InventoryRepository.appendTransaction",
-        "ReceivingRepository.addReceived"
-      ]
+      // What the receipt needs is read once, and each table written once, whatever its lines.
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "ReceivingRepository.lockPreAdvice",
         "SiteSettingsRepository.get",
         "ReceivingRepository.receivingLocation",
         "LocationRepository.lockMany",
-        ...perLine,
-        ...perLine,
+        "SkuRepository.findMany",
+        "InventoryRepository.nextTagIds",
+        "InventoryRepository.insertContents",
+        "InventoryRepository.appendTransactions",
+        "ReceivingRepository.addReceivedLines",
         "InventoryRepository.holdsOn",
         "ReceivingRepository.setStatus",
         "PreAdvices.getPreAdvice",
         "Transactor.commit"
       ])
       // At the receiving location, under generated tags; an expiry SKU expires its expiry_days from today.
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [
-        [content({})],
-        [content({
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.nextTagIds"), [["main", 2]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContents"), [[[
+        content({}),
+        content({
           client_id: ClientId.make("c2"),
           sku_id: "EXP",
           tag_id: "T00000002",
           expiry_date: "2030-05-11",
           qty: 2
-        })]
-      ])
+        })
+      ]]])
       const receiptEntry = (content_id: number, sku_id: string, tag_id: string, qty: number, line_id: number) => ({
         site_id: "main",
         client_id: line_id === 2 ? "c2" : null,
@@ -286,11 +288,11 @@ describe("Receiving", () => {
         from_content_id: null,
         reason_code: null
       })
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransaction"), [
-        [receiptEntry(40, "A", "T00000001", 5, 1)],
-        [receiptEntry(41, "EXP", "T00000002", 2, 2)]
-      ])
-      assert.deepStrictEqual(log.argsOf("ReceivingRepository.addReceived"), [[3, 1, 5], [3, 2, 2]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+        receiptEntry(40, "A", "T00000001", 5, 1),
+        receiptEntry(41, "EXP", "T00000002", 2, 2)
+      ]]])
+      assert.deepStrictEqual(log.argsOf("ReceivingRepository.addReceivedLines"), [[3, new Map([[1, 5], [2, 2]])]])
       assert.deepStrictEqual(log.argsOf("ReceivingRepository.setStatus"), [[3, 3]])
       assert.deepStrictEqual(events, [
         { event_type: "preadvice_received", site_id: "main", client_id: null, data: shown }
@@ -307,14 +309,14 @@ describe("Receiving", () => {
         Option.some(preAdvice()),
         (receiving) => receiving.receive(siteActor, "PA-1", { lines, putaway: null })
       )
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [[content({
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContents"), [[[content({
         loc_id: "A-07",
         tag_id: "PALLET-1",
         expiry_date: "2031-05-01",
         qty: 2,
         created_at: "1970-01-01T00:00:00.000Z"
-      })]])
-      assert.isFalse(log.methods.includes("InventoryRepository.nextTagId"))
+      })]]])
+      assert.isFalse(log.methods.includes("InventoryRepository.nextTagIds"))
       assert.deepStrictEqual(log.argsOf("ReceivingRepository.setStatus"), [[3, 2]])
       assert.deepStrictEqual(events, [])
     })
@@ -415,13 +417,11 @@ describe("Receiving", () => {
       )
       // EXP of client c2 finds only locations holding, or dedicated to, another client: it stays.
       assert.deepStrictEqual(result, Option.some({ tasks: [101, 102, 103], unplaced: [{ content_id: 41, qty: 2 }] }))
-      assert.deepStrictEqual(log.methods.slice(log.methods.lastIndexOf("ReceivingRepository.addReceived") + 1), [
+      assert.deepStrictEqual(log.methods.slice(log.methods.lastIndexOf("ReceivingRepository.addReceivedLines") + 1), [
         "InventoryRepository.holdsOn",
-        "SkuRepository.find",
+        "SkuRepository.findMany",
         "LocationRepository.lockPutawayCandidates",
-        "SkuRepository.find",
-        "LocationRepository.lockPutawayCandidates",
-        "InventoryRepository.setQuantities",
+        "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions",
         "ReceivingRepository.setStatus",
@@ -430,12 +430,11 @@ describe("Receiving", () => {
       ])
       // Locked for update: the receiving location is no candidate, but a status change must wait.
       assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["RECEIVING"], "update"]])
-      assert.deepStrictEqual(log.argsOf("LocationRepository.lockPutawayCandidates"), [["main", "P-01"], ["main", null]])
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.setQuantities"), [[40, {
-        qty: 5,
-        qty_allocated: 0,
-        qty_tasked_from: 5
-      }]])
+      // Once for the whole run: Storage, and every preferred location and pick face of its SKUs.
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockPutawayCandidates"), [["main", null, ["P-01"]]])
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.setQuantitiesOf"), [[
+        new Map([[40, { qty: 5, qty_allocated: 0, qty_tasked_from: 5 }]])
+      ]])
       const task = (to_loc_id: string, qty: number) => ({
         site_id: "main",
         client_id: null,
@@ -476,7 +475,8 @@ describe("Receiving", () => {
         from_content_id: null,
         reason_code: null
       })
-      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
+      // After the receipt's own rows, the tasks'.
+      assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions").slice(1), [[[
         taskRow(101, "P-01", 2),
         taskRow(102, "S-02", 2),
         taskRow(103, "S-02", 1)
@@ -520,7 +520,7 @@ describe("Receiving", () => {
           ["LocationStatusRefuses", `Location DOOR-2 is ${status}`]
         )
         assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["DOOR-2", "RECEIVING"], "share"]])
-        assert.isFalse(log.methods.includes("InventoryRepository.insertContent"))
+        assert.isFalse(log.methods.includes("InventoryRepository.insertContents"))
         assert.strictEqual(log.methods.at(-1), "Transactor.rollback")
       }
     }))

@@ -14,7 +14,7 @@ import {
   type StoredPickFace
 } from "@wms/core"
 import { CallLog, makeTestLayer, testTransactor } from "@wms/core/testing"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { location, siteActor, sku } from "./Fixtures.js"
 
 /** Replenishment on its ports, with its own side of movement's `PickFaceRooms`. */
@@ -62,14 +62,19 @@ const withReplenishment = <A, E>(log: CallLog, world: World, f: (r: Replenishmen
       list: () => Effect.succeed([{ ...setting, qty: 0, qty_allocated: 0, inbound: 0, replenishing: 0 }]),
       lockReserve: () => Effect.succeed([reserve]),
       lockAt: () => Effect.succeed([setting]),
-      faceStock: () => Effect.succeed(world.stock ?? { qty: 2, qty_allocated: 0, inbound: 0, replenishing: 0 })
+      stockAt: () =>
+        Effect.succeed([{
+          sku_id: "A",
+          loc_id: "PF-1",
+          stock: world.stock ?? { qty: 2, qty_allocated: 0, inbound: 0, replenishing: 0 }
+        }])
     }, log),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(locations.filter((l) => ids.includes(l.loc_id)))
     }, log),
-    makeTestLayer(SkuRepository)({ find: () => Effect.succeed(Option.some(sku())) }, log),
+    makeTestLayer(SkuRepository)({ findMany: (_, ids) => Effect.succeed(new Map(ids.map((id) => [id, sku()]))) }, log),
     makeTestLayer(InventoryRepository)(
-      { setQuantities: () => Effect.void, appendTransactions: () => Effect.void },
+      { setQuantitiesOf: () => Effect.void, appendTransactions: () => Effect.void },
       log
     ),
     makeTestLayer(MovementTaskRepository)({ insert: (rows) => Effect.sync(() => rows.map(() => nextTask++)) }, log),
@@ -93,9 +98,9 @@ describe("Replenishment", () => {
         "LocationRepository.lockMany",
         "PickFaceRepository.lockAt",
         "LocationRepository.lockMany",
-        "SkuRepository.find",
-        "PickFaceRepository.faceStock",
-        "InventoryRepository.setQuantities",
+        "SkuRepository.findMany",
+        "PickFaceRepository.stockAt",
+        "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions"
       ])
@@ -104,8 +109,10 @@ describe("Replenishment", () => {
         ["main", ["PF-1"], "share"]
       ])
       // 18 of the 30 bring the level of 2 to 20.
-      const [[, quantities]] = log.argsOf("InventoryRepository.setQuantities")
-      assert.deepStrictEqual(quantities, { qty: 30, qty_allocated: 0, qty_tasked_from: 18 })
+      const [[quantities]] = log.argsOf("InventoryRepository.setQuantitiesOf")
+      assert.deepStrictEqual([...(quantities as ReadonlyMap<number, unknown>).values()], [
+        { qty: 30, qty_allocated: 0, qty_tasked_from: 18 }
+      ])
       const [[[row]]] = log.argsOf("MovementTaskRepository.insert") as unknown as [
         [[{ task_type: string; qty: number }]]
       ]

@@ -41,3 +41,32 @@ export const inIntegers = (sql: SqlClient.SqlClient, column: string): ListCondit
     pg: () => ({ text: `${column} = ANY(CAST(? AS INTEGER[]))`, bind: (values) => values }),
     orElse: () => ({ text: `${column} IN (SELECT value FROM json_each(?))`, bind: (values) => JSON.stringify(values) })
   })
+
+/** The integer rows of a `Prepared` text, bound as `bind(rows)` (each row its columns' values in order). */
+export interface IntegerRows {
+  /** `WITH v AS (…)`, for the statement that follows to read the rows from `v`. */
+  readonly with: string
+  readonly bind: (rows: ReadonlyArray<ReadonlyArray<number>>) => ReadonlyArray<unknown>
+}
+
+/**
+ * A table `v` of integer rows with `columns`, for a statement that writes many rows with the same
+ * text whatever their number: each column an array parameter on PostgreSQL (`unnest`), the rows
+ * one JSON array parameter on SQLite, materialized there so that its planner joins from them to
+ * the rows they name by index rather than scanning them once per row of the table.
+ */
+export const integerRows = (sql: SqlClient.SqlClient, columns: ReadonlyArray<string>): IntegerRows =>
+  sql.onDialectOrElse({
+    pg: () => ({
+      with: `WITH v AS (SELECT * FROM unnest(${columns.map(() => "CAST(? AS INTEGER[])").join(", ")}) AS u (${
+        columns.join(", ")
+      }))`,
+      bind: (rows) => columns.map((_, column) => rows.map((row) => row[column]))
+    }),
+    orElse: () => ({
+      with: `WITH v AS MATERIALIZED (SELECT ${
+        columns.map((name, column) => `json_extract(value, '$[${column}]') AS ${name}`).join(", ")
+      } FROM json_each(?))`,
+      bind: (rows) => [JSON.stringify(rows)]
+    })
+  })

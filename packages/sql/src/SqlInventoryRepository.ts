@@ -12,7 +12,8 @@ import {
 } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
-import { nextCounterValue } from "./Counters.js"
+import { nextCounterValue, takeCounterValues } from "./Counters.js"
+import { integerRows } from "./Dialect.js"
 import { heldByIds, holdCovers, lockClause, visibleIn } from "./Fragments.js"
 import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
@@ -39,6 +40,26 @@ const transactions: BulkInsert = {
   ]
 }
 
+const contents: BulkInsert = {
+  table: "contents",
+  columns: [
+    "site_id",
+    "client_id",
+    "sku_id",
+    "loc_id",
+    "tag_id",
+    "expiry_date",
+    "qty",
+    "qty_allocated",
+    "qty_tasked_from",
+    "created_at"
+  ],
+  returning: "content_id"
+}
+
+/** The tag id of a value of the site's tag counter. */
+const tagId = (n: number) => `T${String(n).padStart(8, "0")}`
+
 const withHolds = ({ hold_ids, ...content }: ContentWithDescription & { hold_ids: string | null }) => ({
   ...content,
   holds: hold_ids === null ? [] : hold_ids.split(",").map(Number).sort((a, b) => a - b)
@@ -49,7 +70,15 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
-    const bulkInsert = makeBulkInsert(sql, yield* Prepared)
+    const prepared = yield* Prepared
+    const bulkInsert = makeBulkInsert(sql, prepared)
+    const quantities = integerRows(sql, ["content_id", "qty", "qty_allocated", "qty_tasked_from"])
+    const setQuantitiesOf = prepared.prepare(`${quantities.with} UPDATE contents SET qty = v.qty,
+      qty_allocated = v.qty_allocated, qty_tasked_from = v.qty_tasked_from FROM v
+      WHERE contents.content_id = v.content_id`)
+    // One content (a task of one move) needs no table of rows.
+    const setQuantitiesOfOne = prepared.prepare(`UPDATE contents SET qty = ?, qty_allocated = ?, qty_tasked_from = ?
+      WHERE content_id = ?`)
 
     // With the ids of the Active holds covering each content, by id (spec §1 H6).
     const contentsWithDescription = (where: Statement.Fragment) =>
@@ -83,10 +112,42 @@ export const layer = Layer.effect(
           AND ${key.expiry_date === null ? sql`expiry_date IS NULL` : sql`expiry_date = ${key.expiry_date}`}
           ORDER BY content_id LIMIT 1 ${forUpdate}`),
       insertContent: (content) => insertReturningKey(sql, "contents", content, "content_id"),
+      insertContents: (fresh) =>
+        query(
+          bulkInsert<typeof fresh[number], { content_id: number }>(contents, fresh, (params, content) =>
+            params.push(
+              content.site_id,
+              content.client_id,
+              content.sku_id,
+              content.loc_id,
+              content.tag_id,
+              content.expiry_date,
+              content.qty,
+              content.qty_allocated,
+              content.qty_tasked_from,
+              content.created_at
+            )),
+          // As the tasks' insert: a statement numbers its rows in VALUES order, the chunks run in order.
+          (inserted) => inserted.map((row) => row.content_id).sort((a, b) => a - b)
+        ),
       setQuantities: (contentId, q) =>
         run(sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
           qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`),
-      nextTagId: (siteId) => query(nextCounterValue(sql, siteId, "tag"), (n) => `T${String(n).padStart(8, "0")}`),
+      setQuantitiesOf: (changes) => {
+        const rows = [...changes].map(([id, q]) => [id, q.qty, q.qty_allocated, q.qty_tasked_from])
+        if (rows.length === 0) return Effect.void
+        if (rows.length === 1) {
+          const [[id, qty, allocated, taskedFrom]] = rows
+          return run(setQuantitiesOfOne([qty, allocated, taskedFrom, id]))
+        }
+        return run(setQuantitiesOf(quantities.bind(rows)))
+      },
+      nextTagId: (siteId) => query(nextCounterValue(sql, siteId, "tag"), tagId),
+      nextTagIds: (siteId, count) =>
+        count === 0 ? Effect.succeed([]) : query(
+          takeCounterValues(sql, siteId, "tag", count),
+          (last) => Array.from({ length: count }, (_, i) => tagId(last - count + 1 + i))
+        ),
       appendTransaction: (entry) => insertReturningKey(sql, "inventory_transactions", entry),
       appendTransactions: (entries) =>
         run(bulkInsert(transactions, entries, (params, entry) =>

@@ -170,6 +170,10 @@ export const layer = Layer.effect(
       share: prepared.prepare<LocationRow>(lockingText("share")),
       update: prepared.prepare<LocationRow>(lockingText("update"))
     }
+    const lockingCandidates = prepared.prepare<LocationRow>(
+      `SELECT ${columns} FROM locations WHERE site_id = ? AND (loc_type = 'Storage' OR ${lockedIn.text})
+        ORDER BY loc_id ${sql.onDialectOrElse({ pg: () => "COLLATE \"C\" FOR UPDATE", orElse: () => "" })}`
+    )
 
     /** The locations with their occupancy, read after the statement that found (and locked) them. */
     const withOccupancy = (siteId: string, locations: ReadonlyArray<LocationRow>) => {
@@ -218,18 +222,9 @@ export const layer = Layer.effect(
         locIds.length === 0
           ? Effect.succeed([])
           : read(locking[lock]([siteId, lockedIn.bind([...new Set(locIds)])]), siteId),
-      lockPutawayCandidates: (siteId, preferred, faces = []) =>
+      lockPutawayCandidates: (siteId, preferred, also = []) =>
         read(
-          sql<LocationRow>`SELECT ${selectColumns} FROM locations
-            WHERE site_id = ${siteId}
-              AND ${
-            sql.or([
-              sql`loc_type = 'Storage'`,
-              ...(preferred === null ? [] : [sql`loc_id = ${preferred}`]),
-              ...(faces.length === 0 ? [] : [sql.in("loc_id", faces)])
-            ])
-          }
-            ORDER BY loc_id ${byBytes(sql)} ${lockClause(sql, "update")}`,
+          lockingCandidates([siteId, lockedIn.bind([...new Set(preferred === null ? also : [preferred, ...also])])]),
           siteId
         ),
       insert: (location) =>

@@ -12,8 +12,10 @@ import {
   type StoredPickFace
 } from "@wms/core"
 import { Effect, Layer } from "effect"
+import { inTexts } from "./Dialect.js"
 import { byBytes, isHeld, lockHolds, visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
+import { Prepared } from "./Prepared.js"
 import { first, query, returnsRow, rows, run } from "./Query.js"
 
 // 64-bit sums: PostgreSQL returns a BIGINT as a string.
@@ -49,10 +51,18 @@ export const layer = Layer.effect(
       pg: () => sql.literal("FOR UPDATE OF c"),
       orElse: () => sql.literal("")
     })
-    const faceColumns = sql.literal("f.site_id, f.sku_id, f.loc_id, f.min_qty, f.max_qty, f.replenish_multiple")
+    const faceColumnList = "f.site_id, f.sku_id, f.loc_id, f.min_qty, f.max_qty, f.replenish_multiple"
+    const faceColumns = sql.literal(faceColumnList)
+    const skuIn = inTexts(sql, "f.sku_id")
+    const bytes = sql.onDialectOrElse({ pg: () => "COLLATE \"C\"", orElse: () => "" })
+    const prepared = yield* Prepared
+    const facesOfSkus = prepared.prepare<StoredPickFace>(
+      `SELECT ${faceColumnList} FROM pick_faces f WHERE f.site_id = ? AND ${skuIn.text}
+        ORDER BY f.sku_id ${bytes}, f.loc_id ${bytes}`
+    )
 
     /** The face's stock of its SKU, as columns of a row of `pick_faces f`. */
-    const stockColumns = sql.literal(`
+    const stockColumnList = `
       (SELECT CAST(COALESCE(sum(c.qty), 0) AS BIGINT) FROM contents c
         WHERE c.site_id = f.site_id AND c.sku_id = f.sku_id AND c.loc_id = f.loc_id) AS qty,
       (SELECT CAST(COALESCE(sum(c.qty_allocated), 0) AS BIGINT) FROM contents c
@@ -62,7 +72,12 @@ export const layer = Layer.effect(
         AS inbound,
       (SELECT CAST(COALESCE(sum(t.qty), 0) AS BIGINT) FROM movement_tasks t
         WHERE t.site_id = f.site_id AND t.to_loc_id = f.loc_id AND t.status_id = 1 AND t.sku_id = f.sku_id
-          AND t.task_type = 'Replenish') AS replenishing`)
+          AND t.task_type = 'Replenish') AS replenishing`
+    const stockColumns = sql.literal(stockColumnList)
+    const locIn = inTexts(sql, "f.loc_id")
+    const stockAt = prepared.prepare<Pick<StoredPickFace, "sku_id" | "loc_id"> & StockRow>(
+      `SELECT f.sku_id, f.loc_id, ${stockColumnList} FROM pick_faces f WHERE f.site_id = ? AND ${locIn.text}`
+    )
 
     const withStock = (row: StoredPickFace & StockRow): PickFaceWithStock => ({ ...toFace(row), ...toStock(row) })
 
@@ -120,6 +135,10 @@ export const layer = Layer.effect(
             WHERE f.site_id = ${siteId} AND f.sku_id = ${skuId} ORDER BY f.loc_id ${byBytes(sql)}`,
           toFace
         ),
+      ofSkus: (siteId, skuIds) =>
+        skuIds.length === 0
+          ? Effect.succeed([])
+          : rows(facesOfSkus([siteId, skuIn.bind([...new Set(skuIds)])]), toFace),
       lockAt: (siteId, locIds) =>
         locIds.length === 0 ? Effect.succeed([]) : rows(
           sql<StoredPickFace>`SELECT ${faceColumns} FROM pick_faces f
@@ -132,6 +151,11 @@ export const layer = Layer.effect(
           sql<StockRow>`SELECT ${stockColumns} FROM (SELECT CAST(${siteId} AS TEXT) AS site_id,
             CAST(${skuId} AS TEXT) AS sku_id, CAST(${locId} AS TEXT) AS loc_id) f`,
           ([row]) => toStock(row)
+        ),
+      stockAt: (siteId, locIds) =>
+        locIds.length === 0 ? Effect.succeed([]) : rows(
+          stockAt([siteId, locIn.bind([...new Set(locIds)])]),
+          (row) => ({ sku_id: row.sku_id, loc_id: row.loc_id, stock: toStock(row) })
         ),
       lockReserve: (siteId, skuIds) =>
         skuIds.length === 0 ? Effect.succeed([]) : query(Effect.gen(function*() {

@@ -5,7 +5,9 @@ import { SqlClient } from "@effect/sql"
 import { type PreAdviceToReceive, ReceivingRepository } from "@wms/core"
 import type { LineToReceive } from "@wms/core"
 import { Effect, Layer, Option } from "effect"
+import { integerRows } from "./Dialect.js"
 import { lockClause, visibleIn } from "./Fragments.js"
+import { Prepared } from "./Prepared.js"
 import { query, run } from "./Query.js"
 
 type HeaderRow = Omit<PreAdviceToReceive, "lines" | "ref" | "transfer"> & {
@@ -19,6 +21,10 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
+    const received = integerRows(sql, ["line", "qty"])
+    const addReceivedLines = (yield* Prepared).prepare(`${received.with} UPDATE preadvice_lines
+      SET qty_received = qty_received + v.qty FROM v
+      WHERE preadvice_lines.preadvice_ref = ? AND preadvice_lines.line = v.line`)
 
     return ReceivingRepository.of({
       lockPreAdvice: (scope, preAdviceId) =>
@@ -44,6 +50,8 @@ export const layer = Layer.effect(
       addReceived: (ref, line, qty) =>
         run(sql`UPDATE preadvice_lines SET qty_received = qty_received + ${qty}
           WHERE preadvice_ref = ${ref} AND line = ${line}`),
+      addReceivedLines: (ref, lines) =>
+        lines.size === 0 ? Effect.void : run(addReceivedLines([...received.bind([...lines]), ref])),
       setStatus: (ref, status) => run(sql`UPDATE preadvices SET status_id = ${status} WHERE id = ${ref}`)
     })
   })

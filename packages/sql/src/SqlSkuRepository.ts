@@ -4,9 +4,11 @@
 import { SqlClient } from "@effect/sql"
 import { type Sku, type SkuListItem, SkuRepository } from "@wms/core"
 import { Effect, Layer } from "effect"
+import { inTexts } from "./Dialect.js"
 import { byBytes, visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
-import { first, returnsRow, rows, run } from "./Query.js"
+import { Prepared } from "./Prepared.js"
+import { first, query, returnsRow, rows, run } from "./Query.js"
 
 type SkuRow = Omit<Sku, "expiry_sku" | "obsolete" | "new"> & {
   readonly expiry_sku: number
@@ -34,10 +36,13 @@ export const layer = Layer.effect(
   SkuRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const columns = sql.literal(
-      "sku_id, client_id, description, ean, sku_group, expiry_sku, expiry_days, obsolete, new, each_width, " +
-        "each_height, each_depth, each_weight, each_volume, each_value, preferred_putaway_location, " +
-        "qty_on_full_pallet, default_receipt_quantity, pick_method"
+    const columnList = "sku_id, client_id, description, ean, sku_group, expiry_sku, expiry_days, obsolete, new, " +
+      "each_width, each_height, each_depth, each_weight, each_volume, each_value, preferred_putaway_location, " +
+      "qty_on_full_pallet, default_receipt_quantity, pick_method"
+    const columns = sql.literal(columnList)
+    const skuIn = inTexts(sql, "sku_id")
+    const findMany = (yield* Prepared).prepare<SkuRow>(
+      `SELECT ${columnList} FROM skus WHERE site_id = ? AND ${skuIn.text}`
     )
 
     return SkuRepository.of({
@@ -53,6 +58,11 @@ export const layer = Layer.effect(
         ),
       find: (siteId, skuId) =>
         first(sql<SkuRow>`SELECT ${columns} FROM skus WHERE site_id = ${siteId} AND sku_id = ${skuId}`, toSku),
+      findMany: (siteId, skuIds) =>
+        skuIds.length === 0 ? Effect.succeed(new Map()) : query(
+          findMany([siteId, skuIn.bind([...new Set(skuIds)])]),
+          (found) => new Map(found.map((row) => [row.sku_id, toSku(row)]))
+        ),
       insert: (siteId, sku) =>
         returnsRow(sql`INSERT INTO skus ${sql.insert({ site_id: siteId, ...toRow(sku) })}
           ON CONFLICT (site_id, sku_id) DO NOTHING RETURNING sku_id`),

@@ -32,6 +32,18 @@ export const fits = (location: LocationWithOccupancy, load: Load): boolean => {
 }
 
 /**
+ * Whether a load of a tag the location does not hold could fit at all: the least any such load
+ * asks for is one more tag and no weight or volume (both are never negative). Once false it stays
+ * false while loads only arrive, whatever their size.
+ */
+export const roomForNewTag = (location: LocationWithOccupancy): boolean => {
+  const o = location.occupancy
+  return within(location.max_tags, o.tag_ids.length + 1) &&
+    within(location.max_weight, o.weight + o.inbound_weight) &&
+    within(location.max_volume, o.volume + o.inbound_volume)
+}
+
+/**
  * Whether what is on hand and inbound exceeds a limit of the location: only counts and
  * adjustments, which are facts and never refused, can bring a location there.
  */

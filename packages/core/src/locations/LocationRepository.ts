@@ -27,13 +27,13 @@ export class LocationRepository extends Context.Tag("@wms/core/LocationRepositor
   ) => Effect.Effect<ReadonlyArray<LocationWithOccupancy>>
   /**
    * The putaway candidates of the site, locked for update in `loc_id` order: every `Storage`
-   * location, `preferred` when it is managed, and the managed ones among `faces` (the SKU's pick
-   * faces).
+   * location, `preferred` when it is managed, and the managed ones among `also` (the preferred
+   * locations and pick faces of the SKUs a run puts away).
    */
   readonly lockPutawayCandidates: (
     siteId: string,
     preferred: string | null,
-    faces?: ReadonlyArray<string>
+    also?: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<LocationWithOccupancy>>
   /** Inserts the location; false when the site has one with its id. */
   readonly insert: (location: StoredLocation) => Effect.Effect<boolean>

@@ -12,6 +12,8 @@ export class SkuRepository extends Context.Tag("@wms/core/SkuRepository")<SkuRep
   readonly list: (scope: Scope, window: ListWindow) => Effect.Effect<ReadonlyArray<SkuListItem>>
   /** Looks a SKU of the site up, whichever client owns it. */
   readonly find: (siteId: SiteId, skuId: string) => Effect.Effect<Option.Option<Sku>>
+  /** The SKUs of the site among `skuIds`, by id, whichever client owns them; an unknown id is absent. */
+  readonly findMany: (siteId: SiteId, skuIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Sku>>
   /** Inserts the SKU; false when the site has a SKU of that id already. */
   readonly insert: (siteId: SiteId, sku: Sku) => Effect.Effect<boolean>
   /** Replaces every field but the id and the owner (SKUs are never deleted). */

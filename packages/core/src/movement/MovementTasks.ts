@@ -110,7 +110,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       const { limit, offset, status_id, ...filter } = query
       const status = (status_id === undefined ? 1 : Number(status_id)) as MovementTaskStatusId
       const found = yield* repository.list(actor.scope, { ...filter, status_id: status }, { limit, offset })
-      return found.map(tasking.toRecord)
+      return found.map((task) => tasking.toRecord(task))
     })
 
     const get = Effect.fnUntraced(function*(actor: Actor, taskId: number) {

@@ -12,8 +12,11 @@ export interface PickFaceRoom {
 }
 
 export class PickFaceRooms extends Context.Tag("@wms/core/PickFaceRooms")<PickFaceRooms, {
-  /** The locations of the SKU's pick faces, by loc_id (byte order), not locked. */
-  readonly ofSku: (siteId: string, skuId: string) => Effect.Effect<ReadonlyArray<string>>
+  /** Per SKU among `skuIds`, the locations of its pick faces, by loc_id (byte order), not locked; none: absent. */
+  readonly ofSkus: (
+    siteId: string,
+    skuIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
   /**
    * Locks the face settings at the locations, which the caller locked first (the order
    * replenishment keeps), and reads under that lock the room each face of the SKU has left up to

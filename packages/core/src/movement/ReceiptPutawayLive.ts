@@ -13,14 +13,16 @@ export const ReceiptPutawayLive = Layer.effect(
   ReceiptPutaway,
   Effect.map(makeTasking, (tasking) => ({
     putAway: Effect.fnUntraced(function*(actor, contents, managed, receivingLocation) {
-      const locationOf = (c: Content) => Option.fromNullable(managed.find((l) => l.loc_id === c.loc_id))
+      const byId = new Map(managed.map((l) => [l.loc_id, l]))
+      const locationOf = (c: Content) => Option.fromNullable(byId.get(c.loc_id))
       const atReceivingLocation = contents.filter((c) => atReceiving(c.loc_id, locationOf(c), receivingLocation))
       const movable = atReceivingLocation.filter((c) =>
         Option.match(locationOf(c), { onNone: () => true, onSome: (l) => letsStockOut(l.status) })
       )
       const run = yield* tasking.planPutaways(actor.scope.site_id, movable)
       const tasks = yield* tasking.open(actor, run.tasks)
-      const held = atReceivingLocation.filter((c) => !movable.includes(c)).map((c) => ({
+      const moved = new Set(movable)
+      const held = atReceivingLocation.filter((c) => !moved.has(c)).map((c) => ({
         content_id: c.content_id,
         qty: c.qty
       }))

@@ -17,7 +17,7 @@ import { available } from "../stock/Stock.js"
 import type { MovementTaskRecord, MovementTaskType, NewMovementTask, StoredMovementTask } from "./MovementTask.js"
 import { MovementTaskRepository } from "./MovementTaskRepository.js"
 import { type PickFaceRoom, PickFaceRooms } from "./PickFaceRooms.js"
-import { bySequence, planPutaway } from "./Putaway.js"
+import { makePutawayPlanner } from "./Putaway.js"
 
 /** A task to open: `qty` of the locked `source` to carry to `to_loc_id`. */
 export interface TaskToOpen {
@@ -67,7 +67,14 @@ export const makeTasking = Effect.gen(function*() {
   const pickFaces = yield* PickFaceRooms
   const timeZone = yield* TimeZone
 
-  const toRecord = (task: StoredMovementTask): MovementTaskRecord => ({
+  /** How a task created at `createdAt` shows its creation. */
+  const creationOf = (createdAt: string) => ({
+    date: formatDate(createdAt, timeZone),
+    datetime: formatDateTime(createdAt, timeZone)
+  })
+
+  /** The task as the API shows it; `creation` given when many tasks share their creation time. */
+  const toRecord = (task: StoredMovementTask, creation = creationOf(task.created_at)): MovementTaskRecord => ({
     id: task.id,
     task_type: task.task_type,
     quantity: task.qty,
@@ -77,8 +84,8 @@ export const makeTasking = Effect.gen(function*() {
     from_loc_id: task.from_loc_id,
     to_loc_id: task.to_loc_id,
     final_loc_id: task.final_loc_id,
-    creation_date: formatDate(task.created_at, timeZone),
-    creation_datetime: formatDateTime(task.created_at, timeZone),
+    creation_date: creation.date,
+    creation_datetime: creation.datetime,
     status: statusDescription(task.status_id),
     status_id: task.status_id,
     created_by: task.created_by,
@@ -100,13 +107,13 @@ export const makeTasking = Effect.gen(function*() {
       entry.qty += task.qty
       reserved.set(task.source.content_id, entry)
     }
-    for (const { qty, source } of reserved.values()) {
-      yield* inventory.setQuantities(source.content_id, {
+    yield* inventory.setQuantitiesOf(
+      new Map([...reserved.values()].map(({ qty, source }) => [source.content_id, {
         qty: source.qty,
         qty_allocated: source.qty_allocated,
         qty_tasked_from: source.qty_tasked_from + qty
-      })
-    }
+      }]))
+    )
     const rows = toOpen.map((task): NewMovementTask => ({
       site_id: task.source.site_id,
       client_id: task.source.client_id,
@@ -133,72 +140,57 @@ export const makeTasking = Effect.gen(function*() {
         created_at: createdAt
       })
     ))
-    return rows.map((row, i) => toRecord({ ...row, id: ids[i] }))
+    const creation = creationOf(createdAt)
+    return rows.map((row, i) => toRecord({ ...row, id: ids[i] }, creation))
   })
 
   /**
-   * Plans the putaway of locked contents at receiving locations, one after the other: the
-   * candidates are locked once per preferred location and set of pick faces, and each content
-   * plans on the room the ones before it left. A SKU's pick faces are locked after the locations
-   * (the order replenishment keeps) and their room up to `max_qty` is read under that lock.
+   * Plans the putaway of locked contents at receiving locations, one after the other, each on the
+   * room the ones before it left. What the run needs is read once: the SKUs, their pick faces, the
+   * candidates (every Storage location, the preferred locations and the faces), locked in one
+   * statement; then the faces' room up to `max_qty`, under their lock, taken after the locations'
+   * (the order replenishment keeps).
    */
   const planPutaways = Effect.fnUntraced(function*(siteId: Content["site_id"], sources: ReadonlyArray<Content>) {
-    const state = new Map<string, LocationWithOccupancy>()
-    /** The ids of `state` in putaway's walk order, (sequence, loc_id): sorted once per run, not per content. */
-    let walk: Array<string> = []
-    const lockedFor = new Set<string>()
-    /** Per SKU, its faces in loc_id order with the room each has left. */
+    const toPlan = sources.filter((source) => available(source) > 0)
+    if (toPlan.length === 0) return { tasks: [], unplaced: [] } satisfies PutawayRun
+    const skuIds = [...new Set(toPlan.map((source) => source.sku_id))]
+    const skusById = yield* skus.findMany(siteId, skuIds)
+    const facesOf = yield* pickFaces.ofSkus(siteId, skuIds)
+    const also = new Set<string>()
+    for (const sku of skusById.values()) {
+      if (sku.preferred_putaway_location !== null) also.add(sku.preferred_putaway_location)
+    }
+    for (const locIds of facesOf.values()) for (const locId of locIds) also.add(locId)
+    const planner = makePutawayPlanner(yield* locations.lockPutawayCandidates(siteId, null, [...also]))
+    /** Per SKU with faces, its faces in loc_id order with the room each has left. */
     const faceRooms = new Map<string, ReadonlyArray<PickFaceRoom>>()
+    for (const skuId of skuIds) {
+      const locIds = facesOf.get(skuId) ?? []
+      if (locIds.length > 0) faceRooms.set(skuId, yield* pickFaces.lockRooms(siteId, skuId, locIds))
+    }
     const planned: Array<TaskToOpen> = []
     const unplaced: Array<{ content_id: number; qty: number }> = []
-    for (const source of sources) {
-      const qty = available(source)
-      if (qty <= 0) continue
-      const sku = yield* skus.find(siteId, source.sku_id)
-      const preferred = Option.match(sku, { onNone: () => null, onSome: (s) => s.preferred_putaway_location })
-      const faceLocIds = yield* pickFaces.ofSku(siteId, source.sku_id)
-      const key = JSON.stringify([preferred, faceLocIds])
-      if (!lockedFor.has(key)) {
-        const locked = faceLocIds.length === 0
-          ? yield* locations.lockPutawayCandidates(siteId, preferred)
-          : yield* locations.lockPutawayCandidates(siteId, preferred, faceLocIds)
-        const before = state.size
-        for (const location of locked) {
-          if (!state.has(location.loc_id)) state.set(location.loc_id, location)
-        }
-        if (state.size > before) walk = [...state.values()].sort(bySequence).map((location) => location.loc_id)
-        lockedFor.add(key)
-      }
-      if (!faceRooms.has(source.sku_id)) {
-        faceRooms.set(source.sku_id, yield* pickFaces.lockRooms(siteId, source.sku_id, faceLocIds))
-      }
-      const rooms = faceRooms.get(source.sku_id)!
-      const candidates = walk.map((locId) => state.get(locId)!).filter((l) =>
-        l.loc_type === "Storage" || l.loc_id === preferred || faceLocIds.includes(l.loc_id)
-      )
-      const plan = planPutaway(
-        { ...source, qty },
+    for (const source of toPlan) {
+      const sku = skusById.get(source.sku_id)
+      const rooms = faceRooms.get(source.sku_id) ?? []
+      const plan = planner.plan(
+        { ...source, qty: available(source) },
         {
-          preferred_putaway_location: preferred,
-          qty_on_full_pallet: Option.match(sku, { onNone: () => null, onSome: (s) => s.qty_on_full_pallet }),
-          each_weight: Option.match(sku, { onNone: () => null, onSome: (s) => s.each_weight }),
-          each_volume: Option.match(sku, { onNone: () => null, onSome: (s) => s.each_volume })
+          preferred_putaway_location: sku?.preferred_putaway_location ?? null,
+          qty_on_full_pallet: sku?.qty_on_full_pallet ?? null,
+          each_weight: sku?.each_weight ?? null,
+          each_volume: sku?.each_volume ?? null
         },
-        candidates,
         rooms
       )
-      for (const location of plan.candidates) state.set(location.loc_id, location)
       for (const task of plan.tasks) {
         const face = rooms.find((f) => f.loc_id === task.to_loc_id)
         if (face !== undefined) face.room -= task.qty
       }
-      planned.push(...plan.tasks.map((task) => ({
-        source,
-        task_type: "Putaway" as const,
-        qty: task.qty,
-        to_loc_id: task.to_loc_id,
-        reason: null
-      })))
+      for (const task of plan.tasks) {
+        planned.push({ source, task_type: "Putaway", qty: task.qty, to_loc_id: task.to_loc_id, reason: null })
+      }
       if (plan.unplaced > 0) unplaced.push({ content_id: source.content_id, qty: plan.unplaced })
     }
     return { tasks: planned, unplaced } satisfies PutawayRun

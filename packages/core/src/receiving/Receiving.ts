@@ -13,6 +13,7 @@ import { SiteSettingsRepository } from "../admin/SiteSettingsRepository.js"
 import { LocationStatusRefuses } from "../locations/Errors.js"
 import { takesStockIn } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
+import type { Sku } from "../masterdata/Sku.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { invalidField } from "../shared/Errors.js"
 import { EventPublisher } from "../shared/Events.js"
@@ -95,9 +96,10 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
     const checkLines = (preAdvice: PreAdviceToReceive, requested: ReadonlyArray<ReceiptLine>, explicit: boolean) =>
       Effect.gen(function*() {
         const receiving = new Map<number, number>()
+        const lines = new Map(preAdvice.lines.map((l) => [l.line, l]))
         for (const [index, receipt] of requested.entries()) {
           const field = explicit ? `lines.${index}` : "lines"
-          const line = preAdvice.lines.find((l) => l.line === receipt.line)
+          const line = lines.get(receipt.line)
           if (line === undefined) return yield* invalidField(`${field}.line`, `line ${receipt.line} does not exist`)
           const total = (receiving.get(line.line) ?? 0) + receipt.qty
           if (total > stillExpected(line)) {
@@ -134,48 +136,55 @@ export class Receiving extends Effect.Service<Receiving>()("@wms/core/Receiving"
 
       const now = yield* Clock.currentTimeMillis
       const createdAt = new Date(now).toISOString()
-      const received = new Map(preAdvice.lines.map((l) => [l.line, l.qty_received]))
-      const contents: Array<Content> = []
+      const siteId = actor.scope.site_id
+      const lines = new Map(preAdvice.lines.map((l) => [l.line, l]))
+      const lineOf = (receipt: ReceiptLine) => lines.get(receipt.line)!
       // A transfer's stock keeps the tag and expiry it was shipped with, unless the receipt names others (spec §3 T4).
       const transfer = preAdvice.transfer
-      for (const receipt of requested) {
-        const line = preAdvice.lines.find((l) => l.line === receipt.line)!
-        const expiry = receipt.expiry_date ?? (transfer !== null
-          ? line.expiry_date
-          : Option.match(yield* skus.find(actor.scope.site_id, line.sku_id), {
-            onNone: () => null,
-            onSome: (s) => defaultExpiry(s, now, timeZone)
-          }))
-        const content = {
-          site_id: actor.scope.site_id,
+      // Read once for the whole receipt: the SKUs whose default expiry applies, and the tags to generate.
+      const defaultExpiring = transfer === null ? requested.filter((r) => r.expiry_date === null) : []
+      const skusById = defaultExpiring.length === 0
+        ? new Map<string, Sku>()
+        : yield* skus.findMany(siteId, [...new Set(defaultExpiring.map((r) => lineOf(r).sku_id))])
+      const untagged = requested.filter((r) => r.tag_id === null && lineOf(r).tag_id === null).length
+      const tags = untagged === 0 ? [] : yield* inventory.nextTagIds(siteId, untagged)
+      let tagsTaken = 0
+      const fresh = requested.map((receipt): Omit<Content, "content_id"> => {
+        const line = lineOf(receipt)
+        const sku = skusById.get(line.sku_id)
+        return {
+          site_id: siteId,
           client_id: line.client_id ?? preAdvice.client_id,
           sku_id: line.sku_id,
           loc_id: receipt.loc_id ?? receivingLocation,
-          tag_id: receipt.tag_id ?? line.tag_id ?? (yield* inventory.nextTagId(actor.scope.site_id)),
-          expiry_date: expiry,
+          tag_id: receipt.tag_id ?? line.tag_id ?? tags[tagsTaken++],
+          expiry_date: receipt.expiry_date ??
+            (transfer !== null ? line.expiry_date : sku === undefined ? null : defaultExpiry(sku, now, timeZone)),
           qty: receipt.qty,
           qty_allocated: 0,
           qty_tasked_from: 0,
           created_at: createdAt
         }
-        const contentId = yield* inventory.insertContent(content)
-        contents.push({ ...content, content_id: contentId })
-        yield* inventory.appendTransaction(Ledger.entry(
-          transfer === null ? "Receipt" : "TransferIn",
-          { ...content, content_id: contentId },
-          {
-            qty: receipt.qty,
+      })
+      const contentIds = yield* inventory.insertContents(fresh)
+      const contents = fresh.map((content, i): Content => ({ ...content, content_id: contentIds[i] }))
+      yield* inventory.appendTransactions(
+        contents.map((content, i) =>
+          Ledger.entry(transfer === null ? "Receipt" : "TransferIn", content, {
+            qty: content.qty,
             from: content.loc_id,
-            line_id: line.line,
+            line_id: requested[i].line,
             ...(transfer === null
               ? { notes: `PreAdvice ${preAdvice.pre_advice_id}` }
               : { order_id: transfer.order_id, notes: `Transfer ${transfer.order_id}` }),
             created_at: createdAt
-          }
-        ))
-        yield* receipts.addReceived(preAdvice.ref, line.line, receipt.qty)
-        received.set(line.line, received.get(line.line)! + receipt.qty)
-      }
+          })
+        )
+      )
+      const receivedNow = new Map<number, number>()
+      for (const receipt of requested) receivedNow.set(receipt.line, (receivedNow.get(receipt.line) ?? 0) + receipt.qty)
+      yield* receipts.addReceivedLines(preAdvice.ref, receivedNow)
+      const received = new Map(preAdvice.lines.map((l) => [l.line, l.qty_received + (receivedNow.get(l.line) ?? 0)]))
       // A receipt of a held lot, SKU or location is born held (spec §1): its Hold rows are written
       // now, and it stays where it was received, out of the putaway.
       const held = yield* inventory.holdsOn(contents.map((content) => content.content_id))

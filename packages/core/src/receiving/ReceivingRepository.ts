@@ -45,5 +45,7 @@ export class ReceivingRepository extends Context.Tag("@wms/core/ReceivingReposit
   /** The location where the site puts stock it receives. */
   readonly receivingLocation: (siteId: string) => Effect.Effect<string>
   readonly addReceived: (ref: number, line: number, qty: number) => Effect.Effect<void>
+  /** `addReceived` of every line of `received` (line → qty) at once. */
+  readonly addReceivedLines: (ref: number, received: ReadonlyMap<number, number>) => Effect.Effect<void>
   readonly setStatus: (ref: number, status: StatusId) => Effect.Effect<void>
 }>() {}

@@ -29,6 +29,8 @@ export class PickFaceRepository extends Context.Tag("@wms/core/PickFaceRepositor
   ) => Effect.Effect<ReadonlyArray<StoredPickFace>>
   /** The settings of the SKU, by loc_id (byte order), not locked: its faces a putaway may fill. */
   readonly ofSku: (siteId: string, skuId: string) => Effect.Effect<ReadonlyArray<StoredPickFace>>
+  /** The settings of the SKUs, by sku_id and loc_id (byte order), not locked: `ofSku` of each at once. */
+  readonly ofSkus: (siteId: string, skuIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredPickFace>>
   /** The settings at faces a wave's claims take stock from. */
   readonly allocatedByWave: (siteId: string, waveId: number) => Effect.Effect<ReadonlyArray<StoredPickFace>>
   /**
@@ -38,6 +40,11 @@ export class PickFaceRepository extends Context.Tag("@wms/core/PickFaceRepositor
   readonly lockAt: (siteId: string, locIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredPickFace>>
   /** What the face holds of the SKU, read now (after the caller's locks). */
   readonly faceStock: (siteId: string, skuId: string, locId: string) => Effect.Effect<FaceStock>
+  /** What each face at the locations holds of its SKU, read now (after the caller's locks): `faceStock` of each setting there. */
+  readonly stockAt: (
+    siteId: string,
+    locIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<{ readonly sku_id: string; readonly loc_id: string; readonly stock: FaceStock }>>
   /**
    * The reserve stock of the SKUs, locked for update in content_id order: contents with available
    * stock at managed `Storage` locations. Status and expiry are the caller's to check.

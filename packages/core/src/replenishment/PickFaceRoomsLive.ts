@@ -10,7 +10,16 @@ import { PickFaceRepository } from "./PickFaceRepository.js"
 export const PickFaceRoomsLive = Layer.effect(
   PickFaceRooms,
   Effect.map(PickFaceRepository, (pickFaces) => ({
-    ofSku: (siteId, skuId) => Effect.map(pickFaces.ofSku(siteId, skuId), (faces) => faces.map((face) => face.loc_id)),
+    ofSkus: (siteId, skuIds) =>
+      skuIds.length === 0 ? Effect.succeed(new Map()) : Effect.map(pickFaces.ofSkus(siteId, skuIds), (faces) => {
+        const bySku = new Map<string, Array<string>>()
+        for (const face of faces) {
+          const locIds = bySku.get(face.sku_id)
+          if (locIds === undefined) bySku.set(face.sku_id, [face.loc_id])
+          else locIds.push(face.loc_id)
+        }
+        return bySku
+      }),
     lockRooms: Effect.fnUntraced(function*(siteId: string, skuId: string, locIds: ReadonlyArray<string>) {
       const rooms: Array<PickFaceRoom> = []
       for (const face of yield* pickFaces.lockAt(siteId, locIds)) {

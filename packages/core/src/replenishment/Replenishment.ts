@@ -10,7 +10,7 @@
  * (by content_id) → the locations of faces and reserve (by loc_id, shared: a move or putaway to
  * the face, which locks it for update, waits) → the face settings.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { letsStockOut, type LocationWithOccupancy, takesStockIn } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
@@ -63,30 +63,35 @@ export class Replenishment extends Effect.Service<Replenishment>()("@wms/core/Re
       // have opened tasks to them (of another SKU) since the first read.
       for (const face of yield* locations.lockMany(siteId, faceLocIds, "share")) state.set(face.loc_id, face)
       const locked = new Map(reserve.map((content) => [content.content_id, content]))
-      // What earlier faces of this call took is no longer available to later ones.
-      const current = new Map<number, Content>(
-        reserve
-          .filter((content) => {
-            const location = state.get(content.loc_id)
-            return location !== undefined && location.loc_type === "Storage" && letsStockOut(location.status)
-          })
-          .map((content) => [content.content_id, content])
-      )
+      // Per SKU, its reserve in the order read; what earlier faces of this call took is no longer
+      // available to later ones.
+      const current = new Map<string, Map<number, Content>>()
+      for (const content of reserve) {
+        const location = state.get(content.loc_id)
+        if (location === undefined || location.loc_type !== "Storage" || !letsStockOut(location.status)) continue
+        const ofSku = current.get(content.sku_id)
+        if (ofSku === undefined) current.set(content.sku_id, new Map([[content.content_id, content]]))
+        else ofSku.set(content.content_id, content)
+      }
+      // Read once for every face, after the locks: the SKUs, and what each face holds of its SKU.
+      const skusById = yield* skus.findMany(siteId, [...new Set(settings.map((setting) => setting.sku_id))])
+      const stocks = new Map((yield* pickFaces.stockAt(siteId, faceLocIds)).map((face) => [faceKey(face), face.stock]))
       const today = formatDate(yield* Clock.currentTimeMillis, timeZone)
       const toOpen: Array<TaskToOpen> = []
       for (const setting of settings) {
         const face = state.get(setting.loc_id)
         // A face retyped since its setting, or refusing stock (blocked, being counted), takes none.
         if (face === undefined || face.loc_type !== "PickFace" || !takesStockIn(face.status)) continue
-        const sku = yield* skus.find(siteId, setting.sku_id)
-        if (Option.isNone(sku)) continue
-        const stock = yield* pickFaces.faceStock(siteId, setting.sku_id, setting.loc_id)
+        const sku = skusById.get(setting.sku_id)
+        if (sku === undefined) continue
+        const stock = stocks.get(faceKey(setting))!
         if (stock.replenishing > 0) continue
-        const plan = planReplenishment(setting, stock, face, sku.value, [...current.values()], today)
+        const reserveOfSku = current.get(setting.sku_id) ?? new Map<number, Content>()
+        const plan = planReplenishment(setting, stock, face, sku, [...reserveOfSku.values()], today)
         state.set(face.loc_id, plan.face)
         for (const task of plan.tasks) {
-          const source = current.get(task.content_id)!
-          current.set(source.content_id, { ...source, qty_tasked_from: source.qty_tasked_from + task.qty })
+          const source = reserveOfSku.get(task.content_id)!
+          reserveOfSku.set(source.content_id, { ...source, qty_tasked_from: source.qty_tasked_from + task.qty })
           toOpen.push({
             source: locked.get(task.content_id)!,
             task_type: "Replenish",

@@ -66,9 +66,17 @@ export class InventoryRepository extends Context.Tag("@wms/core/InventoryReposit
   readonly lockContentAt: (owner: Owner, key: ContentKey) => Effect.Effect<Option.Option<Content>>
   /** Inserts a content and returns its id. */
   readonly insertContent: (content: Omit<Content, "content_id">) => Effect.Effect<number>
+  /** Inserts contents, in their order, and returns their ids in that order. */
+  readonly insertContents: (
+    contents: ReadonlyArray<Omit<Content, "content_id">>
+  ) => Effect.Effect<ReadonlyArray<number>>
   readonly setQuantities: (contentId: number, quantities: ContentQuantities) => Effect.Effect<void>
+  /** Sets the quantities of many contents, by content id, at once. */
+  readonly setQuantitiesOf: (quantities: ReadonlyMap<number, ContentQuantities>) => Effect.Effect<void>
   /** A tag id for stock received without one, unique per site. */
   readonly nextTagId: (siteId: string) => Effect.Effect<string>
+  /** `count` tag ids as `nextTagId` gives them one after the other, taken at once. */
+  readonly nextTagIds: (siteId: string, count: number) => Effect.Effect<ReadonlyArray<string>>
   /** Appends a transaction to the ledger (which is never changed) and returns its id. */
   readonly appendTransaction: (entry: NewLedgerEntry) => Effect.Effect<number>
   /** Appends many transactions at once, in their order. */

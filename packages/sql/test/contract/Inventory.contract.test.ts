@@ -312,6 +312,75 @@ onEachStore("InventoryRepository", (it) => {
       assert.deepStrictEqual([...tags].sort(), expected)
     }))
 
+  it.effect("inserts many contents at once, their ids in their order, and sets the quantities of many at once", () =>
+    Effect.gen(function*() {
+      const inventory = yield* InventoryRepository
+      const t = yield* makeTenants
+      const newContent = (i: number): Omit<Content, "content_id"> => ({
+        site_id: t.site.owner.site_id,
+        client_id: i % 2 === 0 ? null : t.client1.owner.client_id,
+        sku_id: "A",
+        loc_id: "A-01",
+        tag_id: `M${i}`,
+        expiry_date: i === 0 ? "2030-12-31" : null,
+        qty: i + 1,
+        qty_allocated: 0,
+        qty_tasked_from: 0,
+        created_at: "2030-01-01T08:00:00.000Z"
+      })
+      // More rows than one statement takes: the ids follow the order given across the statements.
+      const fresh = Array.from({ length: 1_700 }, (_, i) => newContent(i))
+      const ids = yield* inventory.insertContents(fresh)
+      assert.deepStrictEqual(yield* inventory.insertContents([]), [])
+      const stored = yield* inventory.listContents(t.site.scope)
+      assert.deepStrictEqual(stored.map((c) => c.content_id), ids)
+      assert.deepStrictEqual(
+        stored.map(({ description: _, holds: __, ...content }) => content),
+        fresh.map((content, i) => ({ ...content, content_id: ids[i] }))
+      )
+
+      const quantities = (id: number) =>
+        Effect.map(inventory.findContent(t.site.scope, id), (c) => {
+          const { qty, qty_allocated, qty_tasked_from } = Option.getOrThrow(c)
+          return [qty, qty_allocated, qty_tasked_from]
+        })
+      yield* inventory.setQuantitiesOf(
+        new Map([
+          [ids[1_699], { qty: 2147483647, qty_allocated: 1, qty_tasked_from: 2147483646 }],
+          [ids[0], { qty: 9, qty_allocated: 2, qty_tasked_from: 3 }]
+        ])
+      )
+      yield* inventory.setQuantitiesOf(new Map())
+      yield* inventory.setQuantitiesOf(new Map([[ids[2], { qty: 8, qty_allocated: 1, qty_tasked_from: 7 }]]))
+      assert.deepStrictEqual(
+        [
+          yield* quantities(ids[0]),
+          yield* quantities(ids[1]),
+          yield* quantities(ids[2]),
+          yield* quantities(ids[1_699])
+        ],
+        [[9, 2, 3], [2, 0, 0], [8, 1, 7], [2147483647, 1, 2147483646]]
+      )
+    }))
+
+  it.effect("takes many tag ids at once, on the counter nextTagId counts, never giving one twice", () =>
+    Effect.gen(function*() {
+      const inventory = yield* InventoryRepository
+      const { atomically } = yield* Transactor
+      const t = yield* makeTenants
+      const tag = (n: number) => `T${String(n).padStart(8, "0")}`
+      const siteId = t.site.owner.site_id
+      assert.deepStrictEqual(yield* inventory.nextTagIds(siteId, 3), [tag(1), tag(2), tag(3)])
+      assert.strictEqual(yield* inventory.nextTagId(siteId), tag(4))
+      assert.deepStrictEqual(yield* inventory.nextTagIds(siteId, 0), [])
+      assert.deepStrictEqual(yield* inventory.nextTagIds(t.other.owner.site_id, 1), [tag(1)])
+      const taken = yield* Effect.all(
+        Array.from({ length: 5 }, () => atomically(inventory.nextTagIds(siteId, 2))),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual(taken.flat().sort(), Array.from({ length: 10 }, (_, i) => tag(i + 5)))
+    }))
+
   it.effect("appends transactions to the ledger, one or many in their order, and finds those a scope sees", () =>
     Effect.gen(function*() {
       const inventory = yield* InventoryRepository

@@ -187,6 +187,26 @@ onEachStore("LocationRepository", (it) => {
       check([Option.getOrThrow(yield* locations.find(siteId, "L", "none"))])
     }))
 
+  it.effect("the putaway candidates of a run are Storage, and the managed ones of its preferred locations and faces", () =>
+    Effect.gen(function*() {
+      const locations = yield* LocationRepository
+      const t = yield* makeTenants
+      const siteId = t.site.owner.site_id
+      yield* insertLocations(siteId, ["S-2", "S-1"])
+      yield* insertLocations(siteId, ["PF-2", "PF-1", "PF-3"], { loc_type: "PickFace" })
+      yield* insertLocations(t.other.owner.site_id, ["PF-4"], { loc_type: "PickFace" })
+      const ids = (preferred: string | null, also: ReadonlyArray<string>) =>
+        Effect.map(locations.lockPutawayCandidates(siteId, preferred, also), idsOf)
+      assert.deepStrictEqual(yield* ids(null, ["PF-2", "NOWHERE", "PF-1", "PF-2", "PF-4"]), [
+        "PF-1",
+        "PF-2",
+        "S-1",
+        "S-2"
+      ])
+      assert.deepStrictEqual(yield* ids("PF-3", ["PF-1"]), ["PF-1", "PF-3", "S-1", "S-2"])
+      assert.deepStrictEqual(yield* ids(null, []), ["S-1", "S-2"])
+    }))
+
   it.effect("lockMany takes the managed locations among ids in loc_id order; the putaway candidates are Storage and the preferred one", () =>
     Effect.gen(function*() {
       const locations = yield* LocationRepository

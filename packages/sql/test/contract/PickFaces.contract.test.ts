@@ -94,6 +94,57 @@ onEachStore("PickFaceRepository", (it) => {
       assert.deepStrictEqual((yield* faces.list(t.site.scope, {}, {})).map((f) => f.sku_id), ["B"])
     }))
 
+  it.effect("gives the settings of many SKUs at once, by sku_id and loc_id in byte order", () =>
+    Effect.gen(function*() {
+      const faces = yield* PickFaceRepository
+      const t = yield* makeTenants
+      const siteId = t.site.owner.site_id
+      yield* insertSkus(t.site.owner, ["b", "B", "C"])
+      yield* insertLocations(siteId, ["PF-2", "PF-1", "PF-3"], { loc_type: "PickFace" })
+      yield* faces.upsert(face(siteId, "b", "PF-2"))
+      yield* faces.upsert(face(siteId, "b", "PF-1"))
+      yield* faces.upsert(face(siteId, "B", "PF-3", { max_qty: 7 }))
+      yield* faces.upsert(face(siteId, "C", "PF-3"))
+      assert.deepStrictEqual(
+        (yield* faces.ofSkus(siteId, ["b", "B", "NOPE", "b"])).map((f) => [f.sku_id, f.loc_id, f.max_qty]),
+        [["B", "PF-3", 7], ["b", "PF-1", 10], ["b", "PF-2", 10]]
+      )
+      assert.deepStrictEqual(yield* faces.ofSkus(siteId, []), [])
+      assert.deepStrictEqual(yield* faces.ofSkus(t.other.owner.site_id, ["b"]), [])
+    }))
+
+  it.effect("reads the stock of every face at locations at once, as faceStock reads each", () =>
+    Effect.gen(function*() {
+      const faces = yield* PickFaceRepository
+      const t = yield* makeTenants
+      const siteId = t.site.owner.site_id
+      yield* insertSkus(t.site.owner, ["A", "B"])
+      yield* insertLocations(siteId, ["PF-1", "PF-2"], { loc_type: "PickFace" })
+      yield* faces.upsert(face(siteId, "A", "PF-1"))
+      yield* faces.upsert(face(siteId, "B", "PF-1"))
+      yield* faces.upsert(face(siteId, "A", "PF-2"))
+      const content = yield* insertContent(t.site.owner, { sku_id: "A", loc_id: "PF-1", qty: 9, qty_allocated: 4 })
+      yield* insertTasks([
+        taskOf(t.site.owner, content, { sku_id: "A", to_loc_id: "PF-1", qty: 3, task_type: "Replenish" }),
+        taskOf(t.site.owner, content, { sku_id: "B", to_loc_id: "PF-1", qty: 2, task_type: "Putaway" })
+      ])
+      const read = yield* faces.stockAt(siteId, ["PF-1", "NOWHERE", "PF-1"])
+      assert.deepStrictEqual(
+        [...read].sort((a, b) => a.sku_id < b.sku_id ? -1 : 1),
+        [
+          { sku_id: "A", loc_id: "PF-1", stock: yield* faces.faceStock(siteId, "A", "PF-1") },
+          { sku_id: "B", loc_id: "PF-1", stock: yield* faces.faceStock(siteId, "B", "PF-1") }
+        ]
+      )
+      assert.deepStrictEqual(read.find((f) => f.sku_id === "A")?.stock, {
+        qty: 9,
+        qty_allocated: 4,
+        inbound: 3,
+        replenishing: 3
+      })
+      assert.deepStrictEqual(yield* faces.stockAt(siteId, []), [])
+    }))
+
   it.effect("a setting with min_qty not below max_qty, or at a location without a record, is refused by the store", () =>
     Effect.gen(function*() {
       const faces = yield* PickFaceRepository

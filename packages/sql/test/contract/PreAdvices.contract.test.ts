@@ -247,6 +247,26 @@ onEachStore("pre-advices", (it) => {
         assert.deepStrictEqual([after.status_id, after.lines[0].qty_received, after.lines[1].qty_received], [3, 0, 5])
       }))
 
+    it.effect("records what was received of many lines at once, of its pre-advice only", () =>
+      Effect.gen(function*() {
+        const receiving = yield* ReceivingRepository
+        const preAdvices = yield* PreAdviceRepository
+        const t = yield* makeTenants
+        const ref = yield* insertPreAdvice(t.site.owner, "R-1")
+        const other = yield* insertPreAdvice(t.site.owner, "R-2")
+        yield* preAdvices.insertLines(ref, [lineOf(1, "A", 3), lineOf(2, "B", 5), lineOf(3, "C", 2147483647)])
+        yield* preAdvices.insertLines(other, [lineOf(1, "A", 3)])
+        yield* receiving.addReceived(ref, 2, 1)
+        yield* receiving.addReceivedLines(ref, new Map([[3, 2147483647], [2, 4]]))
+        yield* receiving.addReceivedLines(ref, new Map())
+        const received = (id: string) =>
+          Effect.map(
+            receiving.lockPreAdvice(t.site.scope, id),
+            (found) => Option.getOrThrow(found).lines.map((l) => l.qty_received)
+          )
+        assert.deepStrictEqual([yield* received("R-1"), yield* received("R-2")], [[0, 5, 2147483647], [0]])
+      }))
+
     it.effect("keeps a second receiver out until the first commits; it then sees what was received", () =>
       Effect.gen(function*() {
         const receiving = yield* ReceivingRepository

@@ -22,6 +22,22 @@ onEachStore("SKUs", (it) => {
         assert.isTrue(Option.isNone(yield* skus.find(SiteId.make(fresh("nowhere")), "A")))
       }))
 
+    it.effect("finds many SKUs of a site at once, whichever client owns them, leaving out unknown ids", () =>
+      Effect.gen(function*() {
+        const skus = yield* SkuRepository
+        const t = yield* makeTenants
+        const siteId = t.site.owner.site_id
+        const a = skuOf("A", t.client1.owner.client_id, { qty_on_full_pallet: 48, each_weight: 0.1 })
+        yield* skus.insert(siteId, a)
+        yield* skus.insert(siteId, skuOf("B"))
+        yield* skus.insert(t.other.owner.site_id, skuOf("C"))
+        const found = yield* skus.findMany(siteId, ["B", "A", "NOPE", "C", "A"])
+        assert.deepStrictEqual([...found.keys()].sort(), ["A", "B"])
+        assert.deepStrictEqual(found.get("A"), a)
+        assert.deepStrictEqual(found.get("B"), Option.getOrThrow(yield* skus.find(siteId, "B")))
+        assert.strictEqual((yield* skus.findMany(siteId, [])).size, 0)
+      }))
+
     it.effect("keeps every field's type: booleans, 64-bit doubles, 32-bit counts, empty text apart from null", () =>
       Effect.gen(function*() {
         const skus = yield* SkuRepository
