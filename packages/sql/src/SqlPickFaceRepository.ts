@@ -129,12 +129,6 @@ export const layer = Layer.effect(
               )
               : Effect.succeed([])
         ),
-      ofSku: (siteId, skuId) =>
-        rows(
-          sql<StoredPickFace>`SELECT ${faceColumns} FROM pick_faces f
-            WHERE f.site_id = ${siteId} AND f.sku_id = ${skuId} ORDER BY f.loc_id ${byBytes(sql)}`,
-          toFace
-        ),
       ofSkus: (siteId, skuIds) =>
         skuIds.length === 0
           ? Effect.succeed([])

@@ -47,9 +47,6 @@ export const layer = Layer.effect(
           sql<{ receiving_location: string }>`SELECT receiving_location FROM sites WHERE site_id = ${siteId}`,
           ([row]) => row.receiving_location
         ),
-      addReceived: (ref, line, qty) =>
-        run(sql`UPDATE preadvice_lines SET qty_received = qty_received + ${qty}
-          WHERE preadvice_ref = ${ref} AND line = ${line}`),
       addReceivedLines: (ref, lines) =>
         lines.size === 0 ? Effect.void : run(addReceivedLines([...received.bind([...lines]), ref])),
       setStatus: (ref, status) => run(sql`UPDATE preadvices SET status_id = ${status} WHERE id = ${ref}`)

@@ -44,8 +44,7 @@ export class ReceivingRepository extends Context.Tag("@wms/core/ReceivingReposit
   readonly lockPreAdvice: (scope: Scope, preAdviceId: string) => Effect.Effect<Option.Option<PreAdviceToReceive>>
   /** The location where the site puts stock it receives. */
   readonly receivingLocation: (siteId: string) => Effect.Effect<string>
-  readonly addReceived: (ref: number, line: number, qty: number) => Effect.Effect<void>
-  /** `addReceived` of every line of `received` (line → qty) at once. */
+  /** Raises `qty_received` of every line of `received` (line → qty) by its quantity. */
   readonly addReceivedLines: (ref: number, received: ReadonlyMap<number, number>) => Effect.Effect<void>
   readonly setStatus: (ref: number, status: StatusId) => Effect.Effect<void>
 }>() {}

@@ -27,9 +27,7 @@ export class PickFaceRepository extends Context.Tag("@wms/core/PickFaceRepositor
     siteId: string,
     pairs: ReadonlyArray<{ readonly sku_id: string; readonly loc_id: string }>
   ) => Effect.Effect<ReadonlyArray<StoredPickFace>>
-  /** The settings of the SKU, by loc_id (byte order), not locked: its faces a putaway may fill. */
-  readonly ofSku: (siteId: string, skuId: string) => Effect.Effect<ReadonlyArray<StoredPickFace>>
-  /** The settings of the SKUs, by sku_id and loc_id (byte order), not locked: `ofSku` of each at once. */
+  /** The settings of the SKUs, by sku_id and loc_id (byte order), not locked: their faces a putaway may fill. */
   readonly ofSkus: (siteId: string, skuIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredPickFace>>
   /** The settings at faces a wave's claims take stock from. */
   readonly allocatedByWave: (siteId: string, waveId: number) => Effect.Effect<ReadonlyArray<StoredPickFace>>

@@ -84,7 +84,7 @@ onEachStore("PickFaceRepository", (it) => {
         [["b", "PF-1"]]
       )
       assert.deepStrictEqual(yield* faces.findMany(siteId, []), [])
-      assert.deepStrictEqual((yield* faces.ofSku(siteId, "b")).map((f) => f.loc_id), ["PF-1"])
+      assert.deepStrictEqual((yield* faces.ofSkus(siteId, ["b"])).map((f) => f.loc_id), ["PF-1"])
 
       assert.isTrue(yield* faces.remove(siteId, "b", "PF-1"))
       assert.isFalse(yield* faces.remove(siteId, "b", "PF-1"))

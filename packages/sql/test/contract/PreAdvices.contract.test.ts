@@ -240,8 +240,8 @@ onEachStore("pre-advices", (it) => {
         assert.isTrue(Option.isNone(yield* receiving.lockPreAdvice(t.client2.scope, "R-1")))
         assert.isTrue(Option.isNone(yield* receiving.lockPreAdvice(t.other.scope, "R-1")))
 
-        yield* receiving.addReceived(ref, 2, 2)
-        yield* receiving.addReceived(ref, 2, 3)
+        yield* receiving.addReceivedLines(ref, new Map([[2, 2]]))
+        yield* receiving.addReceivedLines(ref, new Map([[2, 3]]))
         yield* receiving.setStatus(ref, 3)
         const after = Option.getOrThrow(yield* receiving.lockPreAdvice(t.site.scope, "R-1"))
         assert.deepStrictEqual([after.status_id, after.lines[0].qty_received, after.lines[1].qty_received], [3, 0, 5])
@@ -256,7 +256,7 @@ onEachStore("pre-advices", (it) => {
         const other = yield* insertPreAdvice(t.site.owner, "R-2")
         yield* preAdvices.insertLines(ref, [lineOf(1, "A", 3), lineOf(2, "B", 5), lineOf(3, "C", 2147483647)])
         yield* preAdvices.insertLines(other, [lineOf(1, "A", 3)])
-        yield* receiving.addReceived(ref, 2, 1)
+        yield* receiving.addReceivedLines(ref, new Map([[2, 1]]))
         yield* receiving.addReceivedLines(ref, new Map([[3, 2147483647], [2, 4]]))
         yield* receiving.addReceivedLines(ref, new Map())
         const received = (id: string) =>
@@ -275,7 +275,10 @@ onEachStore("pre-advices", (it) => {
         const ref = yield* insertPreAdvice(t.site.owner, "R-2")
         yield* preAdvices.insertLines(ref, [lineOf(1, "A", 3)])
         const seen = yield* waitsForCommit(
-          Effect.zipRight(receiving.lockPreAdvice(t.site.scope, "R-2"), receiving.addReceived(ref, 1, 2)),
+          Effect.zipRight(
+            receiving.lockPreAdvice(t.site.scope, "R-2"),
+            receiving.addReceivedLines(ref, new Map([[1, 2]]))
+          ),
           receiving.lockPreAdvice(t.site.scope, "R-2")
         )
         assert.strictEqual(Option.getOrThrow(seen).lines[0].qty_received, 2)

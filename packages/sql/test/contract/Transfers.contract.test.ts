@@ -99,8 +99,8 @@ onEachStore("transfers", (it) => {
         })
         const backRef = Option.getOrThrow(yield* transfers.insertTransfer(back))
         // Line 2 of the first received in full, line 1 in part: only line 1 is in transit.
-        yield* receiving.addReceived(firstRef, 2, 2147483647)
-        yield* receiving.addReceived(firstRef, 1, 2)
+        yield* receiving.addReceivedLines(firstRef, new Map([[2, 2147483647]]))
+        yield* receiving.addReceivedLines(firstRef, new Map([[1, 2]]))
         yield* receiving.setStatus(firstRef, 2)
         const lineOf = (row: { pre_advice_id: string; line: number; qty: number; qty_received: number }) => [
           row.pre_advice_id,
@@ -153,7 +153,7 @@ onEachStore("transfers", (it) => {
         const seen = yield* waitsForCommit(
           Effect.zipRight(
             receiving.lockPreAdvice(t.other.scope, transfer.pre_advice_id),
-            receiving.addReceived(ref, 1, 4)
+            receiving.addReceivedLines(ref, new Map([[1, 4]]))
           ),
           Effect.map(
             receiving.lockPreAdvice(t.other.scope, transfer.pre_advice_id),
