@@ -25,7 +25,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = stormDuration(10_000)
+const stormMillis = stormDuration(6_000)
 /** The answers that show the storm raced: waves started, faces replenished, counts released, recorded and applied. */
 const raced = ["start 200", "pick 204", "confirm 204", "release 204", "record 204", "approve 204"]
 const watchMillis = 100

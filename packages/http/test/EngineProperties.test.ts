@@ -147,7 +147,7 @@ for (const [label, services] of stores) {
         "keeps the stock rule, claims, tasks, the replay, conservation, capacity and FEFO through any sequence",
         [arbWarehouse(), arbOps({ minLength: 10, maxLength: 25 })],
         holdsThroughout("prop"),
-        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 40 : 15) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 8) } }
       )
 
       it.effect.prop(
@@ -157,7 +157,7 @@ for (const [label, services] of stores) {
         // keeps in, and after every operation the stock rule, claims, tasks and the replay of
         // qty, qty_allocated and qty_tasked_from.
         holdsThroughout("waves"),
-        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 15 : 6) } }
       )
 
       it.effect("plays every kind of operation through to its end", () =>
@@ -262,7 +262,7 @@ for (const [label, services] of stores) {
         // play checks over every operation what replenishment opened and what counts did,
         // besides the invariants of stock, tasks, the replay, conservation and capacity.
         holdsThroughout("faces"),
-        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 30 : 10) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 20 : 6) } }
       )
 
       it.effect.prop(
@@ -271,7 +271,7 @@ for (const [label, services] of stores) {
         // play checks the demand of every line after each operation, and over each short pick
         // that its claims follow FEFO and that it changed stock only by its loss.
         holdsThroughout("short"),
-        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 25 : 10) } }
+        { timeout: propertyTimeout, fastCheck: { numRuns: propertyRuns(label === "sqlite" ? 15 : 6) } }
       )
 
       it.effect("plays a short pick that re-allocates what it can and backorders the rest through to the backorder", () =>

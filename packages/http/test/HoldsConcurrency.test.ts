@@ -18,7 +18,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: holds were made and released, waves started and picks confirmed. */
 const raced = ["hold 201", "release 204", "start 200", "confirm 204"]
 const skus = ["HC-A", "HC-B"]

@@ -19,7 +19,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 3
 const actionsPerClient = 40
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: putaways, moves and confirms went through while others were refused. */
 const raced = ["receive 200", "move 201", "confirm 204", "replenish 200"]
 const skus = ["M-1", "M-2", "M-3"]

@@ -18,7 +18,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: units made and refused for more than was picked, lines added, units closed. */
 const raced = ["create 201", "create 409", "add 204", "close 204"]
 const orderIds = ["PK-1", "PK-2", "PK-3"]

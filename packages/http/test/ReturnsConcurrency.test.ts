@@ -17,7 +17,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: returns were authorized, refused past what shipped, and received. */
 const raced = ["create 201", "create 409", "receive 204"]
 const orderIds = ["RT-1", "RT-2"]

@@ -26,7 +26,7 @@ const site = "main"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: picks confirmed, waves started, orders shipped. */
 const raced = ["confirm 204", "start 200", "ship 204"]
 const skus = ["SP-1", "SP-2"]
@@ -342,9 +342,9 @@ describe("short picks across 3 server processes on one database", () => {
 })
 
 describe("keyed short picks across 2 server processes on one PostgreSQL database", () => {
-  it.scopedLive(
+  it.live(
     "a deadlock of a keyed confirmation runs the whole keyed transaction again: 204, replayed, written once",
-    () => Effect.flatMap(freshPgDatabase, keyedShortPicks),
+    () => Effect.flatMap(freshPgDatabase, keyedShortPicks).pipe(Effect.scoped),
     { timeout: 120_000 }
   )
 })

@@ -19,7 +19,7 @@ const destination = "north"
 const processes = 3
 const clientsPerProcess = 2
 const actionsPerClient = 40
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: transfers were received, and refused past what shipped. */
 const raced = ["receive 204", "receive 400"]
 const skus = ["TR-A", "TR-B"]

@@ -16,7 +16,7 @@ const processes = 4
 const skus = ["K-1", "K-2", "K-3", "K-4"]
 const dateGroups = 6
 const ordersPerGroup = 8
-const stormMillis = stormDuration(8_000)
+const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: waves started, waves and orders deleted. */
 const raced = ["start 200", "deleteWave 204", "deleteOrder 204"]
 const actionsPerClient = 40
