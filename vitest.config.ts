@@ -11,9 +11,6 @@ const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/i
  */
 const longest = /\/(Fuzz|Cli|EngineProperties|\w+Concurrency|WebhooksCrash|Startup|Lifecycle|Observability)\.test\.ts$/
 
-/** The files that run in workers of their own. */
-const isolated = "packages/http/test/OldNode.test.ts"
-
 class LongestFirst extends BaseSequencer {
   override async sort(files: Array<TestSpecification>) {
     const sorted = await super.sort(files)
@@ -41,33 +38,19 @@ export default defineConfig({
     globalSetup: ["testing/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     // A worker process runs file after file and keeps its modules: the engine's sources load once
-    // per worker instead of once per file, which took most of the run. Only this pool-wide option
-    // makes vitest reuse the process; a project's own `isolate` does not.
+    // per worker instead of once per file, which took most of the run. `testing/setup.ts` undoes
+    // what a file leaves in the modules the next file shares.
     pool: "forks",
     poolOptions: { forks: { isolate: false } },
+    setupFiles: ["testing/setup.ts"],
     // The suites wait on databases and server processes far more than on the CPU: three at a
     // time keep both cores busy (vitest's default on two cores is one). No fewer are kept: the
     // pool ends a worker that idles while others work, and one ended so at the close of a run
     // failed it with `Terminating worker thread`.
     maxWorkers: 3,
     minWorkers: 3,
-    sequence: { sequencer: LongestFirst },
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: "shared",
-          include: ["packages/*/test/**/*.test.ts"],
-          exclude: [isolated],
-          // `testing/setup.ts` undoes what a file leaves in the modules the next file shares.
-          isolate: false,
-          setupFiles: ["testing/setup.ts"]
-        }
-      },
-      // The examples embed the engine as an application would, each with its own modules, and
-      // OldNode installs and runs another Node: each file in a fresh worker thread of its own.
-      { extends: true, test: { name: "isolated", include: ["examples/**/*.test.ts", isolated], pool: "threads" } }
-    ]
+    sequence: { sequencer: LongestFirst }
   }
 })
