@@ -1,5 +1,5 @@
 /**
- * Cycle counts and pick-face replenishment under concurrency across processes: 3 bundled servers
+ * Cycle counts and pick-face replenishment under concurrency across processes: 2 bundled servers
  * on one database take wave starts (allocating from faces and storage), pick confirmations (some
  * short) at faces and in storage, replenishment runs fired on every process at once, confirms and
  * cancels of the Replenish tasks, counts opened and planned, releases racing wave starts, one count
@@ -22,8 +22,8 @@ import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
-const processes = 3
-const clientsPerProcess = 3
+const processes = 2
+const clientsPerProcess = 4
 const actionsPerClient = 40
 const stormMillis = stormDuration(6_000)
 /** The answers that show the storm raced: waves started, faces replenished, counts released, recorded and applied. */
@@ -510,7 +510,7 @@ const countStorm = (database: StormDatabase) =>
     assert.isAbove(freeze.counts, 0, summary)
   })
 
-describe("cycle counts and replenishment across 3 server processes on one database", () => {
+describe("cycle counts and replenishment across 2 server processes on one database", () => {
   it.live(
     "PostgreSQL: counts racing waves, picks and replenishment apply once, freeze their location and never double a replenishment",
     () => Effect.flatMap(freshPgDatabase, (url) => countStorm({ kind: "pg", url })).pipe(Effect.scoped),

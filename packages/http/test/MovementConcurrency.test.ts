@@ -1,5 +1,5 @@
 /**
- * Movement tasks under concurrency across processes: 3 bundled servers on one database take
+ * Movement tasks under concurrency across processes: 2 bundled servers on one database take
  * receipts with putaway into a few small storage locations, moves of the same stock, confirms
  * (whole, partial, to another location) and cancels of the same tasks, location blocks, and wave
  * starts on that stock, replenishment runs of a pick face the starts allocate from, all at once.
@@ -16,8 +16,8 @@ import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
-const processes = 3
-const clientsPerProcess = 3
+const processes = 2
+const clientsPerProcess = 4
 const actionsPerClient = 40
 const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: putaways, moves and confirms went through while others were refused. */
@@ -304,7 +304,7 @@ const movementStorm = (database: StormDatabase) =>
     for (const done of raced) assert.isAbove(tally.get(done) ?? 0, 0, summary)
   })
 
-describe("movement tasks across 3 server processes on one database", () => {
+describe("movement tasks across 2 server processes on one database", () => {
   it.live(
     "PostgreSQL: putaways, moves, confirms, cancels, wave starts and replenishment runs never task a unit twice nor overfill a face",
     () => Effect.flatMap(freshPgDatabase, (url) => movementStorm({ kind: "pg", url })).pipe(Effect.scoped),

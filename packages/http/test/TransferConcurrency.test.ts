@@ -1,5 +1,5 @@
 /**
- * Transfers under concurrency across processes (spec §5): 3 bundled servers on one PostgreSQL
+ * Transfers under concurrency across processes (spec §5): 2 bundled servers on one PostgreSQL
  * database receive the same shipped transfers at once, in parts and whole, and now and then
  * short-close one. Afterwards the database itself must show that no transfer line received more
  * than it shipped (nor received and lost more), that the TransferIn transactions of each line add
@@ -16,8 +16,8 @@ import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from 
 
 const site = "main"
 const destination = "north"
-const processes = 3
-const clientsPerProcess = 2
+const processes = 2
+const clientsPerProcess = 3
 const actionsPerClient = 40
 const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: transfers were received, and refused past what shipped. */
@@ -176,7 +176,7 @@ const transferStorm = (database: StormDatabase) =>
     for (const done of raced) assert.isAbove(tally.get(done) ?? 0, 0, summary)
   })
 
-describe("transfers across 3 server processes on one database", () => {
+describe("transfers across 2 server processes on one database", () => {
   it.live(
     "PostgreSQL: receiving the same transfers at once never receives more than was shipped, and both sites' stock is conserved",
     () => Effect.scoped(Effect.flatMap(freshPgDatabase, (url) => transferStorm({ kind: "pg", url }))),

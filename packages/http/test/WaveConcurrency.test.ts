@@ -1,5 +1,5 @@
 /**
- * Waves under concurrency across processes: 4 bundled servers on one database take overlapping
+ * Waves under concurrency across processes: 3 bundled servers on one database take overlapping
  * wave starts (of different waves and of the same wave twice), wave deletes, deletes of allocated
  * orders and new waves at once. Afterwards the database itself must show that no unit was
  * allocated twice and that the allocation, the claims and the ledger agree.
@@ -12,7 +12,7 @@ import { stormDuration } from "../../../testing/properties.js"
 import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from "../../../testing/storms.js"
 
 const site = "main"
-const processes = 4
+const processes = 3
 const skus = ["K-1", "K-2", "K-3", "K-4"]
 const dateGroups = 6
 const ordersPerGroup = 8
@@ -20,7 +20,7 @@ const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: waves started, waves and orders deleted. */
 const raced = ["start 200", "deleteWave 204", "deleteOrder 204"]
 const actionsPerClient = 40
-const clientsPerProcess = 3
+const clientsPerProcess = 4
 
 const orderDate = (group: number) => `2030-01-${String(group + 1).padStart(2, "0")}`
 const dutchDate = (date: string) => date.split("-").reverse().join("-")
@@ -338,7 +338,7 @@ const waveStorm = (database: StormDatabase) =>
     for (const done of raced) assert.isAbove(tally.get(done) ?? 0, 0, summary)
   })
 
-describe("waves across 4 server processes on one database", () => {
+describe("waves across 3 server processes on one database", () => {
   it.live(
     "PostgreSQL: overlapping starts and deletes never allocate a unit twice",
     () => Effect.flatMap(freshPgDatabase, (url) => waveStorm({ kind: "pg", url })).pipe(Effect.scoped),
