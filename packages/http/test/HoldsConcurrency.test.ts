@@ -17,7 +17,7 @@ import { assertStormHeld, must, startStorm, storeSql, type StormDatabase } from 
 const site = "main"
 const processes = 2
 const clientsPerProcess = 3
-const actionsPerClient = 40
+const actionsPerClient = 60
 const stormMillis = stormDuration(5_000)
 /** The answers that show the storm raced: holds were made and released, waves started and picks confirmed. */
 const raced = ["hold 201", "release 204", "start 200", "confirm 204"]
@@ -137,8 +137,9 @@ const holdsStorm = (database: StormDatabase) =>
             if (created.status !== 200) continue
             const waveId = created.body.wave_id as number
             record("start", s, `start ${waveId}`, yield* request(server, "POST", "/waves/start", { wave_id: waveId }))
-          } else if (roll < 0.6) {
-            const body = next() < 0.7
+          } else if (roll < 0.52) {
+            // Fewer holds than releases, and few of a whole place: stock stays free to pick from.
+            const body = next() < 0.85
               ? { sku_id: pick(skus), tag_id: pick(lots), reason_code: "Storm", deallocate: true }
               : { loc_id: pick(places), reason_code: "Storm", deallocate: true }
             record("hold", s, `hold ${JSON.stringify(body)}`, yield* request(server, "POST", "/holds", body))
