@@ -224,7 +224,7 @@ for (const [label, server] of serverOnBothStores) {
   // The requests per endpoint with a body, without one, and per content type other than JSON, in
   // npm test; WMS_PROPERTY_SCALE multiplies them for a longer search. PostgreSQL gets fewer: what
   // it adds is the values a store cannot keep, which `Values` and `Hardening` prove on both too.
-  const sizes = label === "sqlite" ? { body: 20, none: 12, contentType: 2 } : { body: 10, none: 5, contentType: 0 }
+  const sizes = label === "sqlite" ? { body: 15, none: 8, contentType: 2 } : { body: 8, none: 4, contentType: 0 }
   layer(server, { timeout: 540_000 })(`fuzzed writes on ${label}`, (it) => {
     it.effect(
       `${writeEndpoints.length} write endpoints: never 5xx, and a 4xx writes nothing`,
