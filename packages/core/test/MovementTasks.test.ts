@@ -112,9 +112,12 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
       insert: (rows) => Effect.sync(() => rows.map(() => nextTask++)),
       close: () => Effect.succeed(world.closes ?? true)
     }, log),
-    makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
+    makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }, log),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
+      lockManyBare: (_, ids) =>
+        Effect.succeed(managed.filter((l) => ids.includes(l.loc_id)).map(({ occupancy: _, ...l }) => l)),
+      occupancyOf: (_, ids) => Effect.succeed(ids.map((id) => managed.find((l) => l.loc_id === id)!.occupancy)),
       lockPutawayCandidates: (_, preferred, also = []) =>
         Effect.succeed(
           managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred || also.includes(l.loc_id))
@@ -195,15 +198,18 @@ describe("MovementTasks", () => {
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "InventoryRepository.lockContent",
-        "LocationRepository.lockMany",
+        "LocationRepository.lockManyBare",
         "InventoryRepository.holdsOn",
         "SkuRepository.find",
+        "LocationRepository.occupancyOf",
         "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions",
         "Transactor.commit"
       ])
-      assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["L-22", "L-30"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockManyBare"), [["main", ["L-22", "L-30"], "update"]])
+      // Only the destination's occupancy counts, read after its lock.
+      assert.deepStrictEqual(log.argsOf("LocationRepository.occupancyOf"), [["main", ["L-30"]]])
       assert.deepStrictEqual(quantities(log), [[22, { qty: 10, qty_allocated: 3, qty_tasked_from: 4 }]])
       assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
         row("Task", { qty: 4, to: "L-30", notes: "Movement task 60" })
@@ -343,7 +349,7 @@ describe("MovementTasks", () => {
         "MovementTaskRepository.find",
         "InventoryRepository.lockContent",
         "InventoryRepository.lockContentAt",
-        "LocationRepository.lockMany",
+        "LocationRepository.lockManyBare",
         "MovementTaskRepository.close",
         "InventoryRepository.setQuantities",
         "InventoryRepository.setQuantities",
@@ -383,7 +389,8 @@ describe("MovementTasks", () => {
         { contents: [content({ qty_tasked_from: 4, expiry_date: "2031-01-01" })], managed },
         (tasks) => tasks.confirm(siteActor, 5, { qty: 3, to_loc_id: "L-40" })
       )
-      assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["L-22", "L-40"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockManyBare"), [["main", ["L-22", "L-40"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.occupancyOf"), [["main", ["L-40"]]])
       // The new content keeps the tag, the expiry and the age of the stock: FEFO keeps its place.
       assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [[{
         site_id: "main",
@@ -444,6 +451,21 @@ describe("MovementTasks", () => {
       ])
       // A source being counted lets a task made before the count's release finish: it is in flight.
       assert.deepStrictEqual(yield* confirm(null, [location({ loc_id: "L-22", status: "Counting" })]), ["Done", true])
+      // It alone records the move against a count: no location but a Counting one has a count under way.
+      const counted = new CallLog()
+      yield* withTasks(
+        counted,
+        { contents: [content({ qty_tasked_from: 4 })], managed: [location({ loc_id: "L-22", status: "Counting" })] },
+        (tasks) => tasks.confirm(siteActor, 5, { qty: null, to_loc_id: null })
+      )
+      assert.deepStrictEqual(
+        counted.argsOf("CountRepository.addInFlight").map(([stock, delta]) => [
+          (stock as Content).content_id,
+          (stock as Content).loc_id,
+          delta
+        ]),
+        [[22, "L-22", -4]]
+      )
       assert.deepStrictEqual(yield* confirm("L-22", []), [
         "InvalidInput",
         "Invalid field to_loc_id: is where the stock already is",
