@@ -283,11 +283,10 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       if (Option.isSome(found)) {
         yield* inventory.setQuantities(destinationId, { ...found.value, qty: found.value.qty + qty })
       }
-      // A move tasked before a count of either end was released is that count's in-flight change. Only
-      // a Counting location has a count in flight (its release sets the status, under the lock held
-      // here, and its end sets it back); a destination is never one (`checkIn`).
+      // A move tasked before its source's count was released is that count's in-flight change. Only a
+      // Counting location has a count in flight (its release sets the status, under the lock held
+      // here, and its end sets it back), and the destination never is one (`checkIn` refused it).
       if (isCounting(from)) yield* counts.addInFlight(source, -qty)
-      if (isCounting(destination)) yield* counts.addInFlight({ ...arrival, content_id: destinationId }, qty)
 
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       const notes = `Movement task ${task.id}`
