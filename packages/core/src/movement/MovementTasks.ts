@@ -229,8 +229,19 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         })
       )
 
+    /**
+     * The Open task, completed where it was planned to go and locked; else 404, or 409 naming its
+     * status. A check of the confirm that fails after it rolls the completion back with the rest.
+     */
+    const completeTask = Effect.fnUntraced(function*(actor: Actor, taskId: number) {
+      const completed = yield* repository.complete(actor.scope, taskId)
+      if (Option.isSome(completed)) return completed.value
+      const found = yield* repository.find(actor.scope, taskId, false)
+      return yield* Option.isSome(found) ? closed(found.value) : notFound(taskId)
+    })
+
     const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmMoveRequest) {
-      const task = yield* openTask(actor, taskId)
+      const task = yield* completeTask(actor, taskId)
       const qty = request.qty ?? task.qty
       if (qty > task.qty) return yield* invalidField("qty", `must be at most the task's quantity, ${task.qty}`)
       const to = request.to_loc_id ?? task.to_loc_id
@@ -256,7 +267,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         return yield* new ContentFull({ contentId: found.value.content_id, max: maxQuantity })
       }
 
-      yield* close(actor, task, { status_id: 20, to_loc_id: to })
+      if (to !== task.to_loc_id) yield* repository.redirect(task.id, to)
       yield* inventory.setQuantities(source.content_id, {
         qty: source.qty - qty,
         qty_allocated: source.qty_allocated,
