@@ -69,7 +69,7 @@ interface World {
   readonly contents?: ReadonlyArray<Content>
   readonly tasks?: ReadonlyArray<StoredMovementTask>
   readonly managed?: ReadonlyArray<LocationWithOccupancy>
-  /** What `close` answers: false when another transaction closed the task first. */
+  /** What `close` answers, and whether `complete` finds the task: false when another transaction closed it first. */
   readonly closes?: boolean
   /** The Active holds covering contents, by content id. */
   readonly held?: ReadonlyMap<number, ReadonlyArray<HeldBy>>
@@ -110,11 +110,24 @@ const withTasks = <A, E>(log: CallLog, world: World, f: (tasks: MovementTasks) =
       list: () => Effect.succeed(tasks),
       find: (_, id) => Effect.succeed(Option.fromNullable(tasks.find((t) => t.id === id))),
       insert: (rows) => Effect.sync(() => rows.map(() => nextTask++)),
-      close: () => Effect.succeed(world.closes ?? true)
+      close: () => Effect.succeed(world.closes ?? true),
+      complete: (_, id) =>
+        Effect.succeed(
+          world.closes === false
+            ? Option.none()
+            : Option.map(
+              Option.fromNullable(tasks.find((t) => t.id === id && t.status_id === 1)),
+              (t) => ({ ...t, status_id: 20 as const })
+            )
+        ),
+      redirect: () => Effect.void
     }, log),
-    makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }),
+    makeTestLayer(CountRepository)({ addInFlight: () => Effect.void }, log),
     makeTestLayer(LocationRepository)({
       lockMany: (_, ids) => Effect.succeed(managed.filter((l) => ids.includes(l.loc_id))),
+      lockManyBare: (_, ids) =>
+        Effect.succeed(managed.filter((l) => ids.includes(l.loc_id)).map(({ occupancy: _, ...l }) => l)),
+      occupancyOf: (_, ids) => Effect.succeed(ids.map((id) => managed.find((l) => l.loc_id === id)!.occupancy)),
       lockPutawayCandidates: (_, preferred, also = []) =>
         Effect.succeed(
           managed.filter((l) => l.loc_type === "Storage" || l.loc_id === preferred || also.includes(l.loc_id))
@@ -195,15 +208,18 @@ describe("MovementTasks", () => {
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
         "InventoryRepository.lockContent",
-        "LocationRepository.lockMany",
+        "LocationRepository.lockManyBare",
         "InventoryRepository.holdsOn",
         "SkuRepository.find",
+        "LocationRepository.occupancyOf",
         "InventoryRepository.setQuantitiesOf",
         "MovementTaskRepository.insert",
         "InventoryRepository.appendTransactions",
         "Transactor.commit"
       ])
-      assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["L-22", "L-30"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockManyBare"), [["main", ["L-22", "L-30"], "update"]])
+      // Only the destination's occupancy counts, read after its lock.
+      assert.deepStrictEqual(log.argsOf("LocationRepository.occupancyOf"), [["main", ["L-30"]]])
       assert.deepStrictEqual(quantities(log), [[22, { qty: 10, qty_allocated: 3, qty_tasked_from: 4 }]])
       assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
         row("Task", { qty: 4, to: "L-30", notes: "Movement task 60" })
@@ -340,29 +356,25 @@ describe("MovementTasks", () => {
       )
       assert.deepStrictEqual(log.methods, [
         "Transactor.begin",
-        "MovementTaskRepository.find",
+        "MovementTaskRepository.complete",
         "InventoryRepository.lockContent",
         "InventoryRepository.lockContentAt",
-        "LocationRepository.lockMany",
-        "MovementTaskRepository.close",
+        "LocationRepository.lockManyBare",
         "InventoryRepository.setQuantities",
         "InventoryRepository.setQuantities",
         "InventoryRepository.carryContentHolds",
         "InventoryRepository.appendTransactions",
         "Transactor.commit"
       ])
-      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.find"), [[siteActor.scope, 5, true]])
+      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.complete"), [[siteActor.scope, 5]])
       assert.deepStrictEqual(log.argsOf("InventoryRepository.lockContentAt")[0][1], {
         sku_id: "A",
         loc_id: "L-30",
         tag_id: "T-22",
         expiry_date: null
       })
-      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.close"), [[5, {
-        status_id: 20,
-        to_loc_id: "L-30",
-        final_loc_id: "L-30"
-      }]])
+      // Completed where it was planned to go: nothing to redirect.
+      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.redirect"), [])
       assert.deepStrictEqual(quantities(log), [
         [22, { qty: 6, qty_allocated: 3, qty_tasked_from: 0 }],
         [30, { qty: 5, qty_allocated: 0, qty_tasked_from: 0 }]
@@ -383,7 +395,8 @@ describe("MovementTasks", () => {
         { contents: [content({ qty_tasked_from: 4, expiry_date: "2031-01-01" })], managed },
         (tasks) => tasks.confirm(siteActor, 5, { qty: 3, to_loc_id: "L-40" })
       )
-      assert.deepStrictEqual(log.argsOf("LocationRepository.lockMany"), [["main", ["L-22", "L-40"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.lockManyBare"), [["main", ["L-22", "L-40"], "update"]])
+      assert.deepStrictEqual(log.argsOf("LocationRepository.occupancyOf"), [["main", ["L-40"]]])
       // The new content keeps the tag, the expiry and the age of the stock: FEFO keeps its place.
       assert.deepStrictEqual(log.argsOf("InventoryRepository.insertContent"), [[{
         site_id: "main",
@@ -398,11 +411,7 @@ describe("MovementTasks", () => {
         created_at: received
       }]])
       assert.deepStrictEqual(quantities(log), [[22, { qty: 7, qty_allocated: 3, qty_tasked_from: 0 }]])
-      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.close")[0][1], {
-        status_id: 20,
-        to_loc_id: "L-40",
-        final_loc_id: "L-40"
-      })
+      assert.deepStrictEqual(log.argsOf("MovementTaskRepository.redirect"), [[5, "L-40"]])
       assert.deepStrictEqual(log.argsOf("InventoryRepository.appendTransactions"), [[[
         row("Move", { content_id: 90, from_content_id: 22, qty: 3, to: "L-40", notes: "Movement task 5" }),
         row("Untask", { qty: 1, to: "L-30", notes: "Movement task 5" })
@@ -420,7 +429,7 @@ describe("MovementTasks", () => {
             { contents: [content({ qty_tasked_from: 4 })], managed },
             (tasks) => tasks.confirm(siteActor, 5, { qty: null, to_loc_id })
           )),
-          (result) => [...result, log.methods.includes("MovementTaskRepository.close")]
+          (result) => [...result, log.methods.includes("InventoryRepository.setQuantities")]
         )
       }
       // L-30 counts the task inbound already: at its limit, it takes the stock it expects.
@@ -444,6 +453,21 @@ describe("MovementTasks", () => {
       ])
       // A source being counted lets a task made before the count's release finish: it is in flight.
       assert.deepStrictEqual(yield* confirm(null, [location({ loc_id: "L-22", status: "Counting" })]), ["Done", true])
+      // It alone records the move against a count: no location but a Counting one has a count under way.
+      const counted = new CallLog()
+      yield* withTasks(
+        counted,
+        { contents: [content({ qty_tasked_from: 4 })], managed: [location({ loc_id: "L-22", status: "Counting" })] },
+        (tasks) => tasks.confirm(siteActor, 5, { qty: null, to_loc_id: null })
+      )
+      assert.deepStrictEqual(
+        counted.argsOf("CountRepository.addInFlight").map(([stock, delta]) => [
+          (stock as Content).content_id,
+          (stock as Content).loc_id,
+          delta
+        ]),
+        [[22, "L-22", -4]]
+      )
       assert.deepStrictEqual(yield* confirm("L-22", []), [
         "InvalidInput",
         "Invalid field to_loc_id: is where the stock already is",

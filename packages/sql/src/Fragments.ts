@@ -47,8 +47,8 @@ export const byBytes = (sql: SqlClient.SqlClient) =>
  * a content hold covers the contents `hold_contents` lists for it; any other, the contents of its
  * site (and client, if it has one) that match every scope field it has.
  */
-export const holdCovers = (sql: SqlClient.SqlClient, hold: string, content: string) =>
-  sql.literal(`${hold}.status_id = 24 AND ${hold}.site_id = ${content}.site_id
+export const holdCoversText = (hold: string, content: string) =>
+  `${hold}.status_id = 24 AND ${hold}.site_id = ${content}.site_id
     AND (${hold}.client_id IS NULL OR ${hold}.client_id = ${content}.client_id)
     AND CASE WHEN ${hold}.content_id IS NOT NULL
       THEN EXISTS (SELECT 1 FROM hold_contents hc
@@ -56,7 +56,11 @@ export const holdCovers = (sql: SqlClient.SqlClient, hold: string, content: stri
       ELSE (${hold}.sku_id IS NULL OR ${hold}.sku_id = ${content}.sku_id)
         AND (${hold}.tag_id IS NULL OR ${hold}.tag_id = ${content}.tag_id)
         AND (${hold}.expiry_date IS NULL OR ${hold}.expiry_date = ${content}.expiry_date)
-        AND (${hold}.loc_id IS NULL OR ${hold}.loc_id = ${content}.loc_id) END`)
+        AND (${hold}.loc_id IS NULL OR ${hold}.loc_id = ${content}.loc_id) END`
+
+/** `holdCoversText` as a fragment of a `sql` template. */
+export const holdCovers = (sql: SqlClient.SqlClient, hold: string, content: string) =>
+  sql.literal(holdCoversText(hold, content))
 
 /**
  * The condition that an Active hold covers the content aliased `content`, as `holdCovers` says, in

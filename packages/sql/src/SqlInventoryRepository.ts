@@ -11,12 +11,23 @@ import {
   type LostAndFoundItem
 } from "@wms/core"
 import { Effect, Layer } from "effect"
-import { type BulkInsert, chunked, makeBulkInsert, rowsPerStatement } from "./Batches.js"
+import { type BulkInsert, chunked, makeBulkInsert, type ParameterList, rowsPerStatement } from "./Batches.js"
 import { nextCounterValue, takeCounterValues } from "./Counters.js"
-import { integerRows } from "./Dialect.js"
-import { heldByIds, holdCovers, lockClause, visibleIn } from "./Fragments.js"
+import { inIntegers, integerRows } from "./Dialect.js"
+import { heldByIds, holdCoversText, lockClause, visibleIn } from "./Fragments.js"
 import { Prepared } from "./Prepared.js"
 import { first, insertReturningKey, query, rows, run } from "./Query.js"
+
+/** The Active holds covering each content, by content id, from rows in content and hold order. */
+const byContent = (found: ReadonlyArray<HeldBy & { readonly content_id: number }>) => {
+  const held = new Map<number, Array<HeldBy>>()
+  for (const { content_id, hold_id, reason_code } of found) {
+    const list = held.get(content_id)
+    if (list === undefined) held.set(content_id, [{ hold_id, reason_code }])
+    else list.push({ hold_id, reason_code })
+  }
+  return held
+}
 
 const transactions: BulkInsert = {
   table: "inventory_transactions",
@@ -60,6 +71,20 @@ const contents: BulkInsert = {
 /** The tag id of a value of the site's tag counter. */
 const tagId = (n: number) => `T${String(n).padStart(8, "0")}`
 
+const pushContent = (params: ParameterList, content: Omit<Content, "content_id">) =>
+  params.push(
+    content.site_id,
+    content.client_id,
+    content.sku_id,
+    content.loc_id,
+    content.tag_id,
+    content.expiry_date,
+    content.qty,
+    content.qty_allocated,
+    content.qty_tasked_from,
+    content.created_at
+  )
+
 const withHolds = ({ hold_ids, ...content }: ContentWithDescription & { hold_ids: string | null }) => ({
   ...content,
   holds: hold_ids === null ? [] : hold_ids.split(",").map(Number).sort((a, b) => a - b)
@@ -70,6 +95,7 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const forUpdate = lockClause(sql, "update")
+    const forUpdateText = sql.onDialectOrElse({ pg: () => "FOR UPDATE", orElse: () => "" })
     const prepared = yield* Prepared
     const bulkInsert = makeBulkInsert(sql, prepared)
     const quantities = integerRows(sql, ["content_id", "qty", "qty_allocated", "qty_tasked_from"])
@@ -79,6 +105,31 @@ export const layer = Layer.effect(
     // One content (a task of one move) needs no table of rows.
     const setQuantitiesOfOne = prepared.prepare(`UPDATE contents SET qty = ?, qty_allocated = ?, qty_tasked_from = ?
       WHERE content_id = ?`)
+
+    // The statements of a move's create and confirm, fixed texts: one per scope kind or key shape.
+    const lockingContent = {
+      site: prepared.prepare<Content>(`SELECT * FROM contents WHERE site_id = ? AND content_id = ? ${forUpdateText}`),
+      client: prepared.prepare<Content>(
+        `SELECT * FROM contents WHERE site_id = ? AND client_id = ? AND content_id = ? ${forUpdateText}`
+      )
+    }
+    const keyed = (tag: string) =>
+      prepared.prepare<Content>(`SELECT * FROM contents WHERE site_id = ? AND client_id IS NOT DISTINCT FROM ?
+        AND sku_id = ? AND loc_id = ? AND ${tag} AND expiry_date IS NOT DISTINCT FROM ?
+        ORDER BY content_id LIMIT 1 ${forUpdateText}`)
+    const lockingContentAt = { anyTag: keyed("TRUE"), tag: keyed("tag_id = ?") }
+    const heldIn = inIntegers(sql, "c.content_id")
+    const holdsOnContents = prepared.prepare<HeldBy & { content_id: number }>(
+      `SELECT c.content_id, h.id AS hold_id, h.reason_code
+        FROM contents c JOIN holds h ON ${holdCoversText("h", "c")}
+        WHERE ${heldIn.text} ORDER BY c.content_id, h.id`
+    )
+    // The content holds of one content that another does not have yet, given to it in one statement.
+    const carryingHolds = prepared.prepare<HeldBy>(`INSERT INTO hold_contents (hold_id, content_id)
+      SELECT h.id, CAST(? AS INTEGER) FROM hold_contents hc JOIN holds h ON h.id = hc.hold_id
+        WHERE hc.content_id = ? AND h.status_id = 24
+          AND NOT EXISTS (SELECT 1 FROM hold_contents x WHERE x.content_id = ? AND x.hold_id = h.id)
+      RETURNING hold_id, (SELECT r.reason_code FROM holds r WHERE r.id = hold_contents.hold_id) AS reason_code`)
 
     // With the ids of the Active holds covering each content, by id (spec §1 H6).
     const contentsWithDescription = (where: Statement.Fragment) =>
@@ -102,37 +153,36 @@ export const layer = Layer.effect(
         rows(sql<Content>`SELECT * FROM contents c
           WHERE ${visibleIn(sql, scope, "c")} AND c.loc_id = ${locId} AND c.qty > 0 ORDER BY c.content_id`),
       lockContent: (scope, contentId) =>
-        first(sql<Content>`SELECT * FROM contents c
-          WHERE ${visibleIn(sql, scope, "c")} AND c.content_id = ${contentId} ${forUpdate}`),
+        first(
+          scope.client_id === null
+            ? lockingContent.site([scope.site_id, contentId])
+            : lockingContent.client([scope.site_id, scope.client_id, contentId])
+        ),
       lockContentAt: (owner, key) =>
-        first(sql<Content>`SELECT * FROM contents WHERE site_id = ${owner.site_id}
-          AND ${owner.client_id === null ? sql`client_id IS NULL` : sql`client_id = ${owner.client_id}`}
-          AND sku_id = ${key.sku_id} AND loc_id = ${key.loc_id}
-          AND ${key.tag_id === null ? sql`TRUE` : sql`tag_id = ${key.tag_id}`}
-          AND ${key.expiry_date === null ? sql`expiry_date IS NULL` : sql`expiry_date = ${key.expiry_date}`}
-          ORDER BY content_id LIMIT 1 ${forUpdate}`),
-      insertContent: (content) => insertReturningKey(sql, "contents", content, "content_id"),
+        first(
+          key.tag_id === null
+            ? lockingContentAt.anyTag([owner.site_id, owner.client_id, key.sku_id, key.loc_id, key.expiry_date])
+            : lockingContentAt.tag([
+              owner.site_id,
+              owner.client_id,
+              key.sku_id,
+              key.loc_id,
+              key.tag_id,
+              key.expiry_date
+            ])
+        ),
+      insertContent: (content) =>
+        query(
+          bulkInsert<typeof content, { content_id: number }>(contents, [content], pushContent),
+          ([inserted]) => inserted.content_id
+        ),
       insertContents: (fresh) =>
         query(
-          bulkInsert<typeof fresh[number], { content_id: number }>(contents, fresh, (params, content) =>
-            params.push(
-              content.site_id,
-              content.client_id,
-              content.sku_id,
-              content.loc_id,
-              content.tag_id,
-              content.expiry_date,
-              content.qty,
-              content.qty_allocated,
-              content.qty_tasked_from,
-              content.created_at
-            )),
+          bulkInsert<typeof fresh[number], { content_id: number }>(contents, fresh, pushContent),
           // As the tasks' insert: a statement numbers its rows in VALUES order, the chunks run in order.
           (inserted) => inserted.map((row) => row.content_id).sort((a, b) => a - b)
         ),
-      setQuantities: (contentId, q) =>
-        run(sql`UPDATE contents SET qty = ${q.qty}, qty_allocated = ${q.qty_allocated},
-          qty_tasked_from = ${q.qty_tasked_from} WHERE content_id = ${contentId}`),
+      setQuantities: (contentId, q) => run(setQuantitiesOfOne([q.qty, q.qty_allocated, q.qty_tasked_from, contentId])),
       setQuantitiesOf: (changes) => {
         const rows = [...changes].map(([id, q]) => [id, q.qty, q.qty_allocated, q.qty_tasked_from])
         if (rows.length === 0) return Effect.void
@@ -202,32 +252,11 @@ export const layer = Layer.effect(
           { discard: true }
         )),
       holdsOn: (contentIds) =>
-        contentIds.length === 0 ? Effect.succeed(new Map()) : query(
-          sql<HeldBy & { content_id: number }>`SELECT c.content_id, h.id AS hold_id, h.reason_code
-            FROM contents c JOIN holds h ON ${holdCovers(sql, "h", "c")}
-            WHERE ${sql.in("c.content_id", contentIds)} ORDER BY c.content_id, h.id`,
-          (found) => {
-            const byContent = new Map<number, Array<HeldBy>>()
-            for (const { content_id, hold_id, reason_code } of found) {
-              const list = byContent.get(content_id)
-              if (list === undefined) byContent.set(content_id, [{ hold_id, reason_code }])
-              else list.push({ hold_id, reason_code })
-            }
-            return byContent
-          }
-        ),
+        contentIds.length === 0
+          ? Effect.succeed(new Map())
+          : query(holdsOnContents([heldIn.bind(contentIds)]), byContent),
       carryContentHolds: (from, to) =>
-        query(Effect.gen(function*() {
-          const carried = yield* sql<HeldBy>`SELECT h.id AS hold_id, h.reason_code
-            FROM hold_contents hc JOIN holds h ON h.id = hc.hold_id
-            WHERE hc.content_id = ${from} AND h.status_id = 24
-              AND NOT EXISTS (SELECT 1 FROM hold_contents x WHERE x.content_id = ${to} AND x.hold_id = h.id)
-            ORDER BY h.id`
-          for (const hold of carried) {
-            yield* sql`INSERT INTO hold_contents (hold_id, content_id) VALUES (${hold.hold_id}, ${to})`
-          }
-          return carried
-        })),
+        query(carryingHolds([to, from, to]), (carried) => [...carried].sort((a, b) => a.hold_id - b.hold_id)),
       listTransactions: (scope) =>
         rows(sql<LedgerEntry>`SELECT * FROM inventory_transactions t
           WHERE ${visibleIn(sql, scope, "t")} ORDER BY t.id`),

@@ -16,7 +16,7 @@ import { inTexts } from "./Dialect.js"
 import { byBytes, lockClause, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
 import * as Prepared from "./Prepared.js"
-import { query, returnsRow, run } from "./Query.js"
+import { query, returnsRow, rows, run } from "./Query.js"
 
 const columns = "site_id, loc_id, description, loc_type, zone, sequence, max_tags, max_weight, max_volume, status, " +
   "client_id, last_counted"
@@ -222,6 +222,16 @@ export const layer = Layer.effect(
         locIds.length === 0
           ? Effect.succeed([])
           : read(locking[lock]([siteId, lockedIn.bind([...new Set(locIds)])]), siteId),
+      lockManyBare: (siteId, locIds, lock) =>
+        locIds.length === 0 ? Effect.succeed([]) : rows(locking[lock]([siteId, lockedIn.bind([...new Set(locIds)])])),
+      occupancyOf: (siteId, locIds) =>
+        locIds.length === 0 ? Effect.succeed([]) : query(
+          holdingsAt([siteId, onHandIn.bind(locIds), siteId, inboundIn.bind(locIds)]),
+          (holdings) => {
+            const byLocation = occupancies(holdings)
+            return locIds.map((locId) => byLocation.get(locId) ?? nothing)
+          }
+        ),
       lockPutawayCandidates: (siteId, preferred, also = []) =>
         read(
           lockingCandidates([siteId, lockedIn.bind([...new Set(preferred === null ? also : [preferred, ...also])])]),

@@ -6,10 +6,10 @@ import { SqlClient } from "@effect/sql"
 import { MovementTaskRepository, type StoredMovementTask } from "@wms/core"
 import { Effect, Layer } from "effect"
 import { type BulkInsert, makeBulkInsert } from "./Batches.js"
-import { lockClause, visibleIn, windowClause } from "./Fragments.js"
+import { visibleIn, windowClause } from "./Fragments.js"
 import { counted } from "./ListTotals.js"
 import { Prepared } from "./Prepared.js"
-import { first, query, returnsRow, rows } from "./Query.js"
+import { first, query, returnsRow, rows, run } from "./Query.js"
 
 const tasks: BulkInsert = {
   table: "movement_tasks",
@@ -36,11 +36,30 @@ export const layer = Layer.effect(
   MovementTaskRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const bulkInsert = makeBulkInsert(sql, yield* Prepared)
-    const columns = sql.literal(
-      "t.id, t.site_id, t.client_id, t.task_type, t.status_id, t.content_id, t.sku_id, t.tag_id, t.qty, " +
-        "t.from_loc_id, t.to_loc_id, t.final_loc_id, t.created_by, t.reason, t.created_at"
-    )
+    const prepared = yield* Prepared
+    const bulkInsert = makeBulkInsert(sql, prepared)
+    const stored = ["id", ...tasks.columns]
+    const columnList = stored.map((column) => `t.${column}`).join(", ")
+    const columns = sql.literal(columnList)
+    // `find`'s statements, by lock and scope kind (a site's, or one client's).
+    const finding = (lock: boolean, client: boolean) =>
+      prepared.prepare<StoredMovementTask>(`SELECT ${columnList} FROM movement_tasks t
+        WHERE t.site_id = ?${client ? " AND t.client_id = ?" : ""} AND t.id = ?${
+        lock ? sql.onDialectOrElse({ pg: () => " FOR UPDATE", orElse: () => "" }) : ""
+      }`)
+    const find = {
+      site: { locked: finding(true, false), read: finding(false, false) },
+      client: { locked: finding(true, true), read: finding(false, true) }
+    }
+    // `complete`'s statements, by scope kind.
+    const completing = (client: boolean) =>
+      prepared.prepare<StoredMovementTask>(`UPDATE movement_tasks SET status_id = 20
+        WHERE site_id = ?${client ? " AND client_id = ?" : ""} AND id = ? AND status_id = 1
+        RETURNING ${stored.join(", ")}`)
+    const complete = { site: completing(false), client: completing(true) }
+    const redirecting = prepared.prepare(`UPDATE movement_tasks SET to_loc_id = ?, final_loc_id = ? WHERE id = ?`)
+    const closingTask = prepared.prepare<{ id: number }>(`UPDATE movement_tasks SET status_id = ?, to_loc_id = ?,
+      final_loc_id = ? WHERE id = ? AND status_id = 1 RETURNING id`)
 
     return MovementTaskRepository.of({
       list: (scope, filter, window) =>
@@ -60,8 +79,11 @@ export const layer = Layer.effect(
           ORDER BY t.id ${windowClause(sql, page)}`)
         ),
       find: (scope, taskId, lock) =>
-        first(sql<StoredMovementTask>`SELECT ${columns} FROM movement_tasks t
-          WHERE ${visibleIn(sql, scope, "t")} AND t.id = ${taskId} ${lockClause(sql, lock ? "update" : "none")}`),
+        first(
+          scope.client_id === null
+            ? find.site[lock ? "locked" : "read"]([scope.site_id, taskId])
+            : find.client[lock ? "locked" : "read"]([scope.site_id, scope.client_id, taskId])
+        ),
       insert: (newTasks) =>
         query(
           bulkInsert<typeof newTasks[number], { id: number }>(tasks, newTasks, (params, task) =>
@@ -85,9 +107,15 @@ export const layer = Layer.effect(
           // order and the chunks run one after another: ascending ids are the tasks' order.
           (inserted) => inserted.map((row) => row.id).sort((a, b) => a - b)
         ),
+      complete: (scope, taskId) =>
+        first(
+          scope.client_id === null
+            ? complete.site([scope.site_id, taskId])
+            : complete.client([scope.site_id, scope.client_id, taskId])
+        ),
+      redirect: (taskId, toLocId) => run(redirecting([toLocId, toLocId, taskId])),
       close: (taskId, closing) =>
-        returnsRow(sql`UPDATE movement_tasks SET status_id = ${closing.status_id}, to_loc_id = ${closing.to_loc_id},
-          final_loc_id = ${closing.final_loc_id} WHERE id = ${taskId} AND status_id = 1 RETURNING id`)
+        returnsRow(closingTask([closing.status_id, closing.to_loc_id, closing.final_loc_id, taskId]))
     })
   })
 )

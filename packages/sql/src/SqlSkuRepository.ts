@@ -39,11 +39,10 @@ export const layer = Layer.effect(
     const columnList = "sku_id, client_id, description, ean, sku_group, expiry_sku, expiry_days, obsolete, new, " +
       "each_width, each_height, each_depth, each_weight, each_volume, each_value, preferred_putaway_location, " +
       "qty_on_full_pallet, default_receipt_quantity, pick_method"
-    const columns = sql.literal(columnList)
     const skuIn = inTexts(sql, "sku_id")
-    const findMany = (yield* Prepared).prepare<SkuRow>(
-      `SELECT ${columnList} FROM skus WHERE site_id = ? AND ${skuIn.text}`
-    )
+    const prepared = yield* Prepared
+    const findOne = prepared.prepare<SkuRow>(`SELECT ${columnList} FROM skus WHERE site_id = ? AND sku_id = ?`)
+    const findMany = prepared.prepare<SkuRow>(`SELECT ${columnList} FROM skus WHERE site_id = ? AND ${skuIn.text}`)
 
     return SkuRepository.of({
       list: (scope, window) =>
@@ -56,8 +55,7 @@ export const layer = Layer.effect(
               FROM skus WHERE ${visibleIn(sql, scope)} ORDER BY sku_id ${byBytes(sql)} ${windowClause(sql, page)}`),
           (row): SkuListItem => ({ ...row, expiry_sku: row.expiry_sku === 1 })
         ),
-      find: (siteId, skuId) =>
-        first(sql<SkuRow>`SELECT ${columns} FROM skus WHERE site_id = ${siteId} AND sku_id = ${skuId}`, toSku),
+      find: (siteId, skuId) => first(findOne([siteId, skuId]), toSku),
       findMany: (siteId, skuIds) =>
         skuIds.length === 0 ? Effect.succeed(new Map()) : query(
           findMany([siteId, skuIn.bind([...new Set(skuIds)])]),

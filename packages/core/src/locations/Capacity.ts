@@ -4,7 +4,7 @@
  * (inbound), so two tasks can never both take the last room. Weights and volumes count the SKU's
  * `each_weight` and `each_volume` (none: 0).
  */
-import type { LocationWithOccupancy, Occupancy } from "./Location.js"
+import type { LocationWithOccupancy, Occupancy, StoredLocation } from "./Location.js"
 
 /** Stock about to arrive at a location: `qty` of one SKU of one client, under one tag. */
 export interface Load {
@@ -22,6 +22,14 @@ const within = (max: number | null, value: number) => max === null || value <= m
 
 const tagsWith = (occupancy: Occupancy, tagId: string) =>
   occupancy.tag_ids.length + (occupancy.tag_ids.includes(tagId) ? 0 : 1)
+
+/** Whether the location has a limit at all: one without has room for any load, whatever it holds. */
+export const isLimited = (location: StoredLocation): boolean =>
+  location.max_tags !== null || location.max_weight !== null || location.max_volume !== null
+
+/** Whether the weight or volume of a load counts at the location: only under a limit of either. */
+export const weighsLoads = (location: StoredLocation): boolean =>
+  location.max_weight !== null || location.max_volume !== null
 
 /** Whether the location has room for the load, counting what is on hand and inbound. */
 export const fits = (location: LocationWithOccupancy, load: Load): boolean => {

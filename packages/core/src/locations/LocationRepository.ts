@@ -4,7 +4,10 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RowLock } from "../masterdata/MasterData.js"
 import type { ListWindow } from "../shared/Window.js"
-import type { LocationFilter, LocationStatus, LocationWithOccupancy, StoredLocation } from "./Location.js"
+import type { LocationFilter, LocationStatus, LocationWithOccupancy, Occupancy, StoredLocation } from "./Location.js"
+
+/** A managed location as the store keeps it, without its occupancy. */
+export type LockedLocation = Omit<LocationWithOccupancy, "occupancy">
 
 export class LocationRepository extends Context.Tag("@wms/core/LocationRepository")<LocationRepository, {
   /** The locations of the site, by `loc_id` (byte order), with their occupancy. */
@@ -25,6 +28,18 @@ export class LocationRepository extends Context.Tag("@wms/core/LocationRepositor
     locIds: ReadonlyArray<string>,
     lock: Exclude<RowLock, "none">
   ) => Effect.Effect<ReadonlyArray<LocationWithOccupancy>>
+  /**
+   * The managed locations among `locIds`, locked as `lockMany` locks them, without their occupancy:
+   * for a writer that checks their status and reads the occupancy only of those it needs
+   * (`occupancyOf`).
+   */
+  readonly lockManyBare: (
+    siteId: string,
+    locIds: ReadonlyArray<string>,
+    lock: Exclude<RowLock, "none">
+  ) => Effect.Effect<ReadonlyArray<LockedLocation>>
+  /** The occupancy of each of `locIds`, in their order, read now: after their lock, when the caller holds it. */
+  readonly occupancyOf: (siteId: string, locIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Occupancy>>
   /**
    * The putaway candidates of the site, locked for update in `loc_id` order: every `Storage`
    * location, `preferred` when it is managed, and the managed ones among `also` (the preferred

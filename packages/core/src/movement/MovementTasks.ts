@@ -10,10 +10,10 @@
  * confirm and a cancel never both apply.
  */
 import { Clock, Effect, Option } from "effect"
-import { fits, type Load, withInbound } from "../locations/Capacity.js"
+import { fits, isLimited, type Load, weighsLoads, withInbound } from "../locations/Capacity.js"
 import { LocationFull, LocationStatusRefuses } from "../locations/Errors.js"
-import { letsStockOut, type LocationWithOccupancy, takesStockIn } from "../locations/Location.js"
-import { LocationRepository } from "../locations/LocationRepository.js"
+import { letsStockOut, type LocationWithOccupancy, type StoredLocation, takesStockIn } from "../locations/Location.js"
+import { LocationRepository, type LockedLocation } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
 import { ReceivingRepository } from "../receiving/ReceivingRepository.js"
 import { invalidField, InvalidInput } from "../shared/Errors.js"
@@ -48,8 +48,12 @@ const closed = (task: Pick<StoredMovementTask, "id" | "status_id">) =>
 
 const alreadyThere = invalidField("to_loc_id", "is where the stock already is")
 
-const refuses = (location: LocationWithOccupancy) =>
+const refuses = (location: StoredLocation) =>
   new LocationStatusRefuses({ locId: location.loc_id, status: location.status })
+
+/** Whether the location is managed and frozen by a count. */
+const isCounting = (location: Option.Option<StoredLocation>) =>
+  Option.isSome(location) && location.value.status === "Counting"
 
 /** The distinct ids in `loc_id` order: the order locations are locked in. */
 const lockOrder = (...locIds: ReadonlyArray<string>) => [...new Set(locIds)].sort()
@@ -70,12 +74,18 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       return (locId: string) => Option.fromNullable(locked.find((l) => l.loc_id === locId))
     })
 
+    /** The locations locked as `lockLocations` locks them, without their occupancy (`checkRoomAt` reads it). */
+    const lockBare = Effect.fnUntraced(function*(siteId: string, ...locIds: ReadonlyArray<string>) {
+      const locked = yield* locations.lockManyBare(siteId, lockOrder(...locIds), "update")
+      return (locId: string) => Option.fromNullable(locked.find((l) => l.loc_id === locId))
+    })
+
     /** Refuses stock leaving a managed location whose status keeps it in. */
-    const checkOut = (location: Option.Option<LocationWithOccupancy>) =>
+    const checkOut = (location: Option.Option<StoredLocation>) =>
       Option.isSome(location) && !letsStockOut(location.value.status) ? refuses(location.value) : Effect.void
 
     /** Refuses stock arriving at a managed location whose status keeps it out. */
-    const checkIn = (location: Option.Option<LocationWithOccupancy>) =>
+    const checkIn = (location: Option.Option<StoredLocation>) =>
       Option.isSome(location) && !takesStockIn(location.value.status) ? refuses(location.value) : Effect.void
 
     /**
@@ -84,7 +94,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
      */
     const checkHeld = Effect.fnUntraced(function*(
       sources: ReadonlyArray<Content>,
-      destination: Option.Option<LocationWithOccupancy>
+      destination: Option.Option<StoredLocation>
     ) {
       if (Option.isSome(destination) && destination.value.loc_type === "Quarantine") return
       const held = yield* inventory.holdsOn(sources.map((source) => source.content_id))
@@ -96,15 +106,36 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       }
     })
 
-    /** What `qty` of a content weighs and takes up at its destination. */
-    const loadFor = (stock: Pick<Content, "site_id" | "sku_id" | "client_id" | "tag_id">, qty: number) =>
-      Effect.map(skus.find(stock.site_id, stock.sku_id), (sku) => loadOf(stock, qty, sku))
+    /** What `qty` of a content weighs and takes up at its destination `at`: its SKU is read only where that counts. */
+    const loadFor = (
+      stock: Pick<Content, "site_id" | "sku_id" | "client_id" | "tag_id">,
+      qty: number,
+      at: StoredLocation
+    ) =>
+      weighsLoads(at)
+        ? Effect.map(skus.find(stock.site_id, stock.sku_id), (sku) => loadOf(stock, qty, sku))
+        : Effect.succeed(loadOf(stock, qty, Option.none()))
 
     /** Refuses a load the location has no room for, counting what is on hand and inbound. */
     const checkRoom = (location: LocationWithOccupancy, load: Load) =>
       fits(location, load)
         ? Effect.void
         : new LocationFull({ locId: location.loc_id, qty: load.qty, skuId: load.sku_id })
+
+    /**
+     * Refuses `qty` of a content the locked location has no room for; its occupancy, read after its
+     * lock, only when it has a limit.
+     */
+    const checkRoomAt = Effect.fnUntraced(function*(
+      location: LockedLocation,
+      stock: Pick<Content, "site_id" | "sku_id" | "client_id" | "tag_id">,
+      qty: number
+    ) {
+      if (!isLimited(location)) return
+      const load = yield* loadFor(stock, qty, location)
+      const [occupancy] = yield* locations.occupancyOf(location.site_id, [location.loc_id])
+      yield* checkRoom({ ...location, occupancy }, load)
+    })
 
     const list = Effect.fnUntraced(function*(actor: Actor, query: MovementTaskQuery) {
       const { limit, offset, status_id, ...filter } = query
@@ -145,7 +176,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
     const create = Effect.fnUntraced(function*(actor: Actor, request: NewMoveRequest) {
       const source = yield* sourceOf(actor, request)
       if (request.to_loc_id === source.loc_id) return yield* alreadyThere
-      const location = yield* lockLocations(actor.scope.site_id, source.loc_id, request.to_loc_id)
+      const location = yield* lockBare(actor.scope.site_id, source.loc_id, request.to_loc_id)
       yield* checkOut(location(source.loc_id))
       if (request.qty > available(source)) {
         return yield* new ContentUnavailable({
@@ -157,7 +188,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       const destination = location(request.to_loc_id)
       yield* checkHeld([source], destination)
       yield* checkIn(destination)
-      if (Option.isSome(destination)) yield* checkRoom(destination.value, yield* loadFor(source, request.qty))
+      if (Option.isSome(destination)) yield* checkRoomAt(destination.value, source, request.qty)
       const [task] = yield* tasking.open(actor, [{
         source,
         task_type: "Move",
@@ -198,8 +229,19 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         })
       )
 
+    /**
+     * The Open task, completed where it was planned to go and locked; else 404, or 409 naming its
+     * status. A check of the confirm that fails after it rolls the completion back with the rest.
+     */
+    const completeTask = Effect.fnUntraced(function*(actor: Actor, taskId: number) {
+      const completed = yield* repository.complete(actor.scope, taskId)
+      if (Option.isSome(completed)) return completed.value
+      const found = yield* repository.find(actor.scope, taskId, false)
+      return yield* Option.isSome(found) ? closed(found.value) : notFound(taskId)
+    })
+
     const confirm = Effect.fnUntraced(function*(actor: Actor, taskId: number, request: ConfirmMoveRequest) {
-      const task = yield* openTask(actor, taskId)
+      const task = yield* completeTask(actor, taskId)
       const qty = request.qty ?? task.qty
       if (qty > task.qty) return yield* invalidField("qty", `must be at most the task's quantity, ${task.qty}`)
       const to = request.to_loc_id ?? task.to_loc_id
@@ -211,7 +253,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
         tag_id: source.tag_id,
         expiry_date: source.expiry_date
       })
-      const location = yield* lockLocations(actor.scope.site_id, task.from_loc_id, to)
+      const location = yield* lockBare(actor.scope.site_id, task.from_loc_id, to)
       // A task made before its source's count was released may finish: the count records it in flight.
       const from = location(task.from_loc_id)
       if (Option.isNone(from) || from.value.status !== "Counting") yield* checkOut(from)
@@ -220,14 +262,12 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       if (to !== task.to_loc_id) yield* checkHeld([source], destination)
       yield* checkIn(destination)
       // A planned destination counts the task as inbound already: only an override needs room.
-      if (Option.isSome(destination) && to !== task.to_loc_id) {
-        yield* checkRoom(destination.value, yield* loadFor(source, qty))
-      }
+      if (Option.isSome(destination) && to !== task.to_loc_id) yield* checkRoomAt(destination.value, source, qty)
       if (Option.isSome(found) && found.value.qty + qty > maxQuantity) {
         return yield* new ContentFull({ contentId: found.value.content_id, max: maxQuantity })
       }
 
-      yield* close(actor, task, { status_id: 20, to_loc_id: to })
+      if (to !== task.to_loc_id) yield* repository.redirect(task.id, to)
       yield* inventory.setQuantities(source.content_id, {
         qty: source.qty - qty,
         qty_allocated: source.qty_allocated,
@@ -254,9 +294,10 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       if (Option.isSome(found)) {
         yield* inventory.setQuantities(destinationId, { ...found.value, qty: found.value.qty + qty })
       }
-      // A move tasked before a count of either end was released is that count's in-flight change.
-      yield* counts.addInFlight(source, -qty)
-      yield* counts.addInFlight({ ...arrival, content_id: destinationId }, qty)
+      // A move tasked before its source's count was released is that count's in-flight change. Only a
+      // Counting location has a count in flight (its release sets the status, under the lock held
+      // here, and its end sets it back), and the destination never is one (`checkIn` refused it).
+      if (isCounting(from)) yield* counts.addInFlight(source, -qty)
 
       const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       const notes = `Movement task ${task.id}`
@@ -333,7 +374,7 @@ export class MovementTasks extends Effect.Service<MovementTasks>()("@wms/core/Mo
       for (const source of sources) {
         const qty = available(source)
         if (Option.isSome(destination)) {
-          const load = yield* loadFor(source, qty)
+          const load = yield* loadFor(source, qty, destination.value)
           yield* checkRoom(destination.value, load)
           destination = Option.some(withInbound(destination.value, load))
         }

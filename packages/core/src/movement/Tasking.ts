@@ -8,7 +8,7 @@ import type { Load } from "../locations/Capacity.js"
 import type { LocationWithOccupancy } from "../locations/Location.js"
 import { LocationRepository } from "../locations/LocationRepository.js"
 import { SkuRepository } from "../masterdata/SkuRepository.js"
-import { formatDate, formatDateTime, TimeZone } from "../shared/Formats.js"
+import { formatDateTime, TimeZone } from "../shared/Formats.js"
 import { statusDescription } from "../shared/Status.js"
 import type { Actor } from "../shared/Tenancy.js"
 import { type Content, InventoryRepository } from "../stock/InventoryRepository.js"
@@ -67,11 +67,11 @@ export const makeTasking = Effect.gen(function*() {
   const pickFaces = yield* PickFaceRooms
   const timeZone = yield* TimeZone
 
-  /** How a task created at `createdAt` shows its creation. */
-  const creationOf = (createdAt: string) => ({
-    date: formatDate(createdAt, timeZone),
-    datetime: formatDateTime(createdAt, timeZone)
-  })
+  /** How a task created at `createdAt` shows its creation: its date is the first part of its date-time, formatted once. */
+  const creationOf = (createdAt: string) => {
+    const datetime = formatDateTime(createdAt, timeZone)
+    return { date: datetime.slice(0, 10), datetime }
+  }
 
   /** The task as the API shows it; `creation` given when many tasks share their creation time. */
   const toRecord = (task: StoredMovementTask, creation = creationOf(task.created_at)): MovementTaskRecord => ({

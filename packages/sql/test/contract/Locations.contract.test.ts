@@ -183,6 +183,12 @@ onEachStore("LocationRepository", (it) => {
       assert.deepStrictEqual(idsOf(listed), ["EMPTY", "L", "M"])
       check(listed)
       check(yield* locations.lockMany(siteId, ["M", "L", "EMPTY"], "share"))
+      // Bare, the same rows without occupancy; the occupancy of each id asked, in that order.
+      const bare = yield* locations.lockManyBare(siteId, ["M", "L", "EMPTY"], "update")
+      assert.deepStrictEqual(bare, listed.map(({ occupancy: _, ...location }) => location))
+      const occupancies = yield* locations.occupancyOf(siteId, ["M", "UNMANAGED", "EMPTY", "L"])
+      assert.deepStrictEqual(occupancies.map(sortedHoldings), [atM, empty, empty, atL].map(sortedHoldings))
+      assert.deepStrictEqual(yield* locations.occupancyOf(siteId, []), [])
       check(yield* locations.lockPutawayCandidates(siteId, null))
       check([Option.getOrThrow(yield* locations.find(siteId, "L", "none"))])
     }))
@@ -221,6 +227,11 @@ onEachStore("LocationRepository", (it) => {
       ])
       assert.deepStrictEqual(yield* locations.lockMany(siteId, [], "share"), [])
       assert.deepStrictEqual(yield* locations.lockMany(siteId, ["UNMANAGED"], "share"), [])
+      assert.deepStrictEqual(
+        (yield* locations.lockManyBare(siteId, ["b", "UNMANAGED", "a", "b", "c"], "share")).map((l) => l.loc_id),
+        ["a", "b"]
+      )
+      assert.deepStrictEqual(yield* locations.lockManyBare(siteId, [], "update"), [])
       assert.deepStrictEqual(idsOf(yield* locations.lockPutawayCandidates(siteId, null)), ["S-1", "S-2", "a", "b"])
       assert.deepStrictEqual(idsOf(yield* locations.lockPutawayCandidates(siteId, "PF")), [
         "PF",
@@ -299,6 +310,10 @@ onEachStore("LocationRepository", (it) => {
         locations.lockPutawayCandidates(siteId, null),
         locations.lockMany(siteId, ["L2"], "update")
       )
+      yield* waitsForCommit(
+        locations.lockMany(siteId, ["L1"], "share"),
+        locations.lockManyBare(siteId, ["L1", "L2"], "update")
+      )
       // The waiter reads what the holder wrote under its lock: a location's occupancy follows its lock.
       const [seen] = yield* waitsForCommit(
         Effect.zipRight(
@@ -309,6 +324,14 @@ onEachStore("LocationRepository", (it) => {
       )
       assert.strictEqual(seen.occupancy.qty_on_hand, 4)
       assert.deepStrictEqual(seen.occupancy.tag_ids, ["T4"])
+      const [after] = yield* waitsForCommit(
+        Effect.zipRight(
+          locations.find(siteId, "L2", "update"),
+          insertContent(t.client1.owner, { sku_id: "A", qty: 2, loc_id: "L2", tag_id: "T5" })
+        ),
+        Effect.zipRight(locations.lockManyBare(siteId, ["L2"], "update"), locations.occupancyOf(siteId, ["L2"]))
+      )
+      assert.deepStrictEqual(after.tag_ids, ["T4", "T5"])
       assert.strictEqual(Option.getOrThrow(yield* locations.find(siteId, "L1", "none")).status, "Blocked")
     }))
 })

@@ -1,6 +1,6 @@
 /**
  * The contract of `MovementTaskRepository` and `SiteSettingsRepository` on both stores: tasks
- * written many at once, listed and found in a scope, locked, and closed once; a site's settings.
+ * written many at once, listed and found in a scope, locked, completed or closed once; a site's settings.
  */
 import { assert } from "@effect/vitest"
 import { defaultSiteSettings, MovementTaskRepository, SiteSettingsRepository, type StoredMovementTask } from "@wms/core"
@@ -105,6 +105,46 @@ onEachStore("MovementTaskRepository", (it) => {
         [done.status_id, done.to_loc_id, done.final_loc_id, gone.status_id, gone.to_loc_id],
         [20, "X-01", "X-02", 21, "B-01"]
       )
+    }))
+
+  it.effect("completes an Open task a scope sees once, where it was planned to go, and redirects a completed one", () =>
+    Effect.gen(function*() {
+      const tasks = yield* MovementTaskRepository
+      const t = yield* makeTenants
+      const content = yield* insertContent(t.client1.owner, { sku_id: "A", qty: 10 })
+      const written = taskOf(t.client1.owner, content, { final_loc_id: "B-02" })
+      const [id, cancelled] = yield* insertTasks([written, taskOf(t.client1.owner, content)])
+      assert.isTrue(Option.isNone(yield* tasks.complete(t.client2.scope, id)))
+      assert.isTrue(Option.isNone(yield* tasks.complete(t.other.scope, id)))
+      assert.deepStrictEqual(yield* tasks.complete(t.client1.scope, id), Option.some({ id, ...written, status_id: 20 }))
+      assert.isTrue(Option.isNone(yield* tasks.complete(t.site.scope, id)))
+      assert.isTrue(Option.isNone(yield* tasks.complete(t.site.scope, id + 1_000_000)))
+      assert.isTrue(yield* tasks.close(cancelled, { status_id: 21, to_loc_id: "B-01", final_loc_id: "B-01" }))
+      assert.isTrue(Option.isNone(yield* tasks.complete(t.site.scope, cancelled)))
+
+      yield* tasks.redirect(id, "C-01")
+      const done = Option.getOrThrow(yield* tasks.find(t.site.scope, id, false))
+      assert.deepStrictEqual([done.status_id, done.to_loc_id, done.final_loc_id], [20, "C-01", "C-01"])
+      assert.strictEqual(Option.getOrThrow(yield* tasks.find(t.site.scope, cancelled, false)).to_loc_id, "B-01")
+    }))
+
+  it.effect("a completion waits for the task's lock, and completes nothing the holder closed", () =>
+    Effect.gen(function*() {
+      const tasks = yield* MovementTaskRepository
+      const t = yield* makeTenants
+      const content = yield* insertContent(t.client1.owner, { sku_id: "A", qty: 10 })
+      const [held, closed] = yield* insertTasks([taskOf(t.client1.owner, content), taskOf(t.client1.owner, content)])
+      const completed = yield* waitsForCommit(tasks.find(t.site.scope, held, true), tasks.complete(t.site.scope, held))
+      assert.strictEqual(Option.getOrThrow(completed).status_id, 20)
+      const after = yield* waitsForCommit(
+        Effect.zipRight(
+          tasks.find(t.site.scope, closed, true),
+          tasks.close(closed, { status_id: 21, to_loc_id: "B-01", final_loc_id: "B-01" })
+        ),
+        tasks.complete(t.site.scope, closed)
+      )
+      assert.isTrue(Option.isNone(after))
+      assert.strictEqual(Option.getOrThrow(yield* tasks.find(t.site.scope, closed, false)).status_id, 21)
     }))
 
   it.effect("a locked task keeps a writer out until the first commits; of two closings only the first applies", () =>
